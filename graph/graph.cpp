@@ -1,0 +1,260 @@
+// Graph (shared immutable CSR with a lazily built reverse), load_graph's format dispatch and
+// cache policy, open_graph's spec parsing, and whole-graph statistics.
+
+#include <abfs/error.hpp>
+#include <abfs/graph.hpp>
+
+#include "graph/build.hpp"
+#include "graph/loaders.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <sstream>
+
+namespace abfs {
+
+struct Graph::ReverseCache {
+  std::once_flag once;
+  std::shared_ptr<const Csr> csr;
+};
+
+Graph::Graph() : Graph(Csr{{0}, {}}, false, "empty") {}
+
+Graph::Graph(Csr csr, bool directed, std::string name)
+    : reverse_(std::make_shared<ReverseCache>()), directed_(directed), name_(std::move(name)) {
+  if (csr.row_offsets.empty()) throw InvalidArgument("CSR row_offsets must have |V|+1 entries");
+  if (csr.row_offsets.size() - 1 > detail::kMaxVertices) throw InvalidArgument("too many vertices for 32-bit ids");
+  if (csr.row_offsets.front() != 0 || csr.row_offsets.back() != csr.column_indices.size()) {
+    throw InvalidArgument("CSR row_offsets must start at 0 and end at the column count");
+  }
+  const auto n = static_cast<std::int64_t>(csr.row_offsets.size() - 1);
+  bool ok = true;
+#pragma omp parallel for reduction(&& : ok) schedule(static)
+  for (std::int64_t v = 0; v < n; ++v) {
+    ok = ok && csr.row_offsets[v] <= csr.row_offsets[v + 1];
+  }
+  if (!ok) throw InvalidArgument("CSR row_offsets are not monotone");
+  const auto m = static_cast<std::int64_t>(csr.column_indices.size());
+#pragma omp parallel for reduction(&& : ok) schedule(static)
+  for (std::int64_t e = 0; e < m; ++e) {
+    ok = ok && csr.column_indices[e] < static_cast<VertexId>(n);
+  }
+  if (!ok) throw InvalidArgument("CSR column index out of range");
+  forward_ = std::make_shared<const Csr>(std::move(csr));
+}
+
+VertexId Graph::num_vertices() const noexcept {
+  return static_cast<VertexId>(forward_->row_offsets.size() - 1);
+}
+
+EdgeOffset Graph::num_edges() const noexcept { return forward_->column_indices.size(); }
+
+const Csr& Graph::reverse_csr() const {
+  if (!directed_) return *forward_;
+  std::call_once(reverse_->once, [this] {
+    const Csr& fwd = *forward_;
+    const VertexId n = num_vertices();
+    Csr rev;
+    rev.row_offsets.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (VertexId v : fwd.column_indices) ++rev.row_offsets[v + 1];
+    for (VertexId v = 0; v < n; ++v) rev.row_offsets[v + 1] += rev.row_offsets[v];
+    rev.column_indices.resize(fwd.column_indices.size());
+    std::vector<EdgeOffset> cursor(rev.row_offsets.begin(), rev.row_offsets.end() - 1);
+    // Sources visited in increasing order, so every reverse list comes out sorted.
+    for (VertexId u = 0; u < n; ++u) {
+      for (EdgeOffset e = fwd.row_offsets[u]; e < fwd.row_offsets[u + 1]; ++e) {
+        rev.column_indices[cursor[fwd.column_indices[e]]++] = u;
+      }
+    }
+    reverse_->csr = std::make_shared<const Csr>(std::move(rev));
+  });
+  return *reverse_->csr;
+}
+
+namespace {
+
+std::string lower_extension_without_gz(const std::string& path) {
+  std::filesystem::path p(path);
+  std::string ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext == ".gz") {
+    ext = p.stem().extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  }
+  return ext;
+}
+
+std::string default_cache_dir() {
+  if (const char* dir = std::getenv("ABFS_CACHE_DIR"); dir != nullptr && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg) {
+    return std::string(xdg) + "/abfs/graphs";
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home) {
+    return std::string(home) + "/.cache/abfs/graphs";
+  }
+  return {};
+}
+
+std::uint32_t option_bits(const LoadOptions& options) {
+  return (options.symmetrize ? 1u : 0u) | (options.drop_self_loops ? 2u : 0u) |
+         (options.drop_duplicate_edges ? 4u : 0u);
+}
+
+// FNV-1a of the absolute path, so two inputs with the same file name get different caches.
+std::string path_hash(const std::string& path) {
+  std::error_code ec;
+  const std::string absolute = std::filesystem::absolute(path, ec).lexically_normal().string();
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : absolute) h = (h ^ c) * 1099511628211ull;
+  std::ostringstream out;
+  out << std::hex << h;
+  return out.str();
+}
+
+}  // namespace
+
+Graph load_graph(const std::string& path, const LoadOptions& options, LoadInfo* info) {
+  const auto start = std::chrono::steady_clock::now();
+  LoadInfo local;
+  LoadInfo& out = info != nullptr ? *info : local;
+  out = LoadInfo{};
+  auto finish = [&](Graph g) {
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return g;
+  };
+
+  const std::string ext = lower_extension_without_gz(path);
+  if (ext == ".csr") return finish(detail::read_csr_cache(path, path));
+  Graph (*parse)(const std::string&, const LoadOptions&) = nullptr;
+  if (ext == ".mtx") {
+    parse = detail::load_matrix_market;
+  } else if (ext == ".txt" || ext == ".el" || ext == ".edges" || ext == ".snap") {
+    parse = detail::load_snap;
+  } else if (ext == ".gr") {
+    parse = detail::load_dimacs;
+  } else {
+    throw InputError(path, 0, "unknown graph format '" + ext +
+                                  "': expected .mtx, .txt/.el/.edges/.snap, .gr or .csr (optionally .gz)");
+  }
+
+  struct stat source {};
+  const std::string dir = options.use_cache ? (options.cache_dir.empty() ? default_cache_dir() : options.cache_dir)
+                                            : std::string();
+  if (dir.empty() || ::stat(path.c_str(), &source) != 0 || !S_ISREG(source.st_mode)) {
+    return finish(parse(path, options));  // no cache possible; the parser reports a bad path
+  }
+  const std::int64_t mtime_ns = static_cast<std::int64_t>(source.st_mtim.tv_sec) * 1000000000 + source.st_mtim.tv_nsec;
+  const auto bits = option_bits(options);
+  out.cache_path = dir + "/" + std::filesystem::path(path).filename().string() + "-" + path_hash(path) + "-o" +
+                   std::to_string(bits) + ".csr";
+  if (detail::csr_cache_matches(out.cache_path, static_cast<std::uint64_t>(source.st_size), mtime_ns, bits)) {
+    out.cache = LoadInfo::Cache::Hit;
+    return finish(detail::read_csr_cache(out.cache_path, path));
+  }
+  Graph graph = parse(path, options);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  out.cache_problem = ec ? "cannot create " + dir + ": " + ec.message()
+                         : detail::write_csr_cache(graph, out.cache_path, static_cast<std::uint64_t>(source.st_size),
+                                                   mtime_ns, bits);
+  out.cache = out.cache_problem.empty() ? LoadInfo::Cache::Written : LoadInfo::Cache::WriteFailed;
+  return finish(std::move(graph));
+}
+
+namespace {
+
+std::vector<std::string> split_spec(const std::string& spec) {
+  std::vector<std::string> parts;
+  std::stringstream in(spec);
+  std::string part;
+  while (std::getline(in, part, ':')) parts.push_back(part);
+  return parts;
+}
+
+std::uint64_t spec_number(const std::string& spec, const std::string& text, const char* what) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19) {
+    throw InvalidArgument("graph spec '" + spec + "': " + what + " must be a non-negative integer, got '" + text + "'");
+  }
+  return std::stoull(text);
+}
+
+}  // namespace
+
+Graph open_graph(const std::string& spec, const LoadOptions& options, LoadInfo* info) {
+  const auto parts = split_spec(spec);
+  const std::string kind = parts.empty() ? std::string() : parts[0];
+  if (kind == "kron" || kind == "uniform" || kind == "grid") {
+    if (info != nullptr) *info = LoadInfo{};
+    const auto start = std::chrono::steady_clock::now();
+    auto arg = [&](std::size_t i, const char* what, std::uint64_t fallback, bool required) {
+      if (i < parts.size()) return spec_number(spec, parts[i], what);
+      if (required) throw InvalidArgument("graph spec '" + spec + "' is missing " + what);
+      return fallback;
+    };
+    Graph g;
+    if (kind == "kron") {
+      if (parts.size() > 4) throw InvalidArgument("graph spec '" + spec + "': expected kron:SCALE[:EDGE_FACTOR[:SEED]]");
+      g = generate_kronecker(static_cast<int>(std::min<std::uint64_t>(arg(1, "SCALE", 0, true), 1000)),
+                             static_cast<int>(std::min<std::uint64_t>(arg(2, "EDGE_FACTOR", 16, false), 1u << 20)),
+                             arg(3, "SEED", 1, false), options);
+    } else if (kind == "uniform") {
+      if (parts.size() > 4) throw InvalidArgument("graph spec '" + spec + "': expected uniform:N:DEGREE[:SEED]");
+      const auto n = arg(1, "N", 0, true);
+      if (n > detail::kMaxVertices) throw InvalidArgument("graph spec '" + spec + "': N over the 32-bit limit");
+      g = generate_uniform(static_cast<VertexId>(n),
+                           static_cast<int>(std::min<std::uint64_t>(arg(2, "DEGREE", 0, true), 1u << 20)),
+                           arg(3, "SEED", 1, false), options);
+    } else {
+      if (parts.size() != 3) throw InvalidArgument("graph spec '" + spec + "': expected grid:ROWS:COLS");
+      const auto rows = arg(1, "ROWS", 0, true);
+      const auto cols = arg(2, "COLS", 0, true);
+      if (rows > detail::kMaxVertices || cols > detail::kMaxVertices) {
+        throw InvalidArgument("graph spec '" + spec + "': grid too large");
+      }
+      g = generate_grid(static_cast<VertexId>(rows), static_cast<VertexId>(cols));
+    }
+    if (info != nullptr) {
+      info->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    return g;
+  }
+  return load_graph(spec, options, info);
+}
+
+GraphStats compute_stats(const Graph& graph) {
+  GraphStats s;
+  s.num_vertices = graph.num_vertices();
+  s.num_edges = graph.num_edges();
+  s.directed = graph.directed();
+  if (s.num_vertices == 0) return s;
+  const Csr& csr = graph.csr();
+  std::vector<std::uint8_t> has_in;
+  if (graph.directed()) {
+    has_in.assign(s.num_vertices, 0);
+    for (VertexId v : csr.column_indices) has_in[v] = 1;
+  }
+  EdgeOffset min_degree = ~EdgeOffset{0};
+  EdgeOffset max_degree = 0;
+  VertexId isolated = 0;
+  EdgeOffset loops = 0;
+  for (VertexId v = 0; v < s.num_vertices; ++v) {
+    const EdgeOffset d = graph.out_degree(v);
+    min_degree = std::min(min_degree, d);
+    max_degree = std::max(max_degree, d);
+    if (d == 0 && (has_in.empty() || !has_in[v])) ++isolated;
+    for (EdgeOffset e = csr.row_offsets[v]; e < csr.row_offsets[v + 1]; ++e) loops += csr.column_indices[e] == v;
+  }
+  s.min_out_degree = min_degree;
+  s.max_out_degree = max_degree;
+  s.mean_out_degree = static_cast<double>(s.num_edges) / s.num_vertices;
+  s.num_isolated = isolated;
+  s.num_self_loops = loops;
+  return s;
+}
+
+}  // namespace abfs

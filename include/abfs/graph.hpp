@@ -1,0 +1,165 @@
+#pragma once
+/// @file graph.hpp
+/// Host graphs in CSR form, loaders, generators, the reference BFS and the Graph500-style
+/// validator.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace abfs {
+
+/// Vertex ids are 32-bit: graphs hold at most 2^32 - 2 vertices.
+using VertexId = std::uint32_t;
+/// Edge offsets are 64-bit: graphs may hold more than 2^32 arcs.
+using EdgeOffset = std::uint64_t;
+/// "No vertex": the parent of an unreached vertex.
+inline constexpr VertexId kNoVertex = 0xFFFFFFFFu;
+
+/// Compressed sparse rows: row_offsets has |V|+1 entries, column_indices |E| (arcs).
+/// The neighbours of v are column_indices[row_offsets[v] .. row_offsets[v+1]), sorted ascending.
+struct Csr {
+  std::vector<EdgeOffset> row_offsets;
+  std::vector<VertexId> column_indices;
+};
+
+/// An immutable graph in CSR form. Undirected graphs store every edge in both directions (so
+/// num_edges() counts arcs, twice the undirected edge count). Copying shares the data.
+class Graph {
+ public:
+  /// Empty graph (no vertices).
+  Graph();
+  /// Takes ownership of a CSR. @throws InvalidArgument if the CSR is inconsistent (offsets not
+  /// monotone, last offset != column count, column out of range).
+  Graph(Csr csr, bool directed, std::string name);
+
+  VertexId num_vertices() const noexcept;
+  /// Arcs stored (|E| of the CSR).
+  EdgeOffset num_edges() const noexcept;
+  bool directed() const noexcept { return directed_; }
+  /// Where the graph came from (file path or generator spec).
+  const std::string& name() const noexcept { return name_; }
+
+  /// Forward CSR (out-neighbours).
+  const Csr& csr() const noexcept { return *forward_; }
+  /// Reverse CSR (in-neighbours). The forward CSR itself when undirected; built on first call
+  /// for directed graphs (thread-safe; O(|V| + |E|) once).
+  const Csr& reverse_csr() const;
+
+  EdgeOffset out_degree(VertexId v) const noexcept {
+    return forward_->row_offsets[v + 1] - forward_->row_offsets[v];
+  }
+
+ private:
+  struct ReverseCache;
+  std::shared_ptr<const Csr> forward_;
+  std::shared_ptr<ReverseCache> reverse_;
+  bool directed_ = false;
+  std::string name_;
+};
+
+/// How a text graph is turned into a Graph. Defaults (also shown by `abfs run --help`):
+/// keep the file's directedness, drop self-loops, drop duplicate edges, use the binary cache.
+struct LoadOptions {
+  /// Add the reverse of every arc, making the graph undirected.
+  bool symmetrize = false;
+  bool drop_self_loops = true;
+  bool drop_duplicate_edges = true;
+  /// Read and write the binary CSR cache (see cache_dir).
+  bool use_cache = true;
+  /// Cache folder; empty means $ABFS_CACHE_DIR, else $XDG_CACHE_HOME/abfs/graphs, else
+  /// $HOME/.cache/abfs/graphs.
+  std::string cache_dir;
+};
+
+/// What load_graph did with the cache, for the CLI's summary.
+struct LoadInfo {
+  enum class Cache { NotUsed, Hit, Written, WriteFailed };
+  Cache cache = Cache::NotUsed;
+  std::string cache_path;
+  /// Why the cache could not be written (WriteFailed only).
+  std::string cache_problem;
+  double seconds = 0.0;
+};
+
+/// Loads a graph file, choosing the format by extension (an optional trailing .gz is
+/// decompressed with zlib): .mtx Matrix Market coordinate (pattern/integer/real,
+/// general/symmetric, 1-based); .txt/.el/.edges/.snap SNAP edge list ('#' comments, 0-based,
+/// "Undirected" in a comment marks the graph undirected, "# Nodes: N Edges: M" is checked);
+/// .gr DIMACS shortest-path ("p sp N M", "a u v w", 1-based); .csr abfs binary cache.
+/// @throws InputError naming file, line and problem for anything malformed or unreadable.
+Graph load_graph(const std::string& path, const LoadOptions& options = {},
+                 LoadInfo* info = nullptr);
+
+/// Graph500 Kronecker graph: 2^scale vertices, edge_factor * 2^scale generated edges with
+/// initiator A=0.57, B=C=0.19, D=0.05, vertex ids randomly permuted, made undirected.
+/// Deterministic for (scale, edge_factor, seed) regardless of thread count.
+/// @throws InvalidArgument if scale is outside [1, 31]. @see Graph500 specification 3.0, §3.
+Graph generate_kronecker(int scale, int edge_factor = 16, std::uint64_t seed = 1,
+                         const LoadOptions& options = {});
+
+/// Directed graph of num_vertices vertices, each with out_degree arcs to uniformly random
+/// other vertices (no self-loops; duplicates dropped if options say so), like Rodinia's
+/// graph generator. Deterministic for a seed. @throws InvalidArgument on zero sizes.
+Graph generate_uniform(VertexId num_vertices, int out_degree, std::uint64_t seed = 1,
+                       const LoadOptions& options = {});
+
+/// Undirected rows x cols 4-neighbour grid; vertex (r, c) has id r * cols + c.
+/// @throws InvalidArgument on zero sizes or more than 2^32 - 2 vertices.
+Graph generate_grid(VertexId rows, VertexId cols);
+
+/// Opens a graph from a spec: "kron:SCALE[:EDGE_FACTOR[:SEED]]", "uniform:N:DEGREE[:SEED]",
+/// "grid:ROWS:COLS", or a file path (see load_graph).
+/// @throws InvalidArgument for a malformed generator spec; InputError for a bad file.
+Graph open_graph(const std::string& spec, const LoadOptions& options = {},
+                 LoadInfo* info = nullptr);
+
+/// Cheap whole-graph statistics.
+struct GraphStats {
+  VertexId num_vertices = 0;
+  EdgeOffset num_edges = 0;  ///< arcs
+  bool directed = false;
+  EdgeOffset min_out_degree = 0;
+  EdgeOffset max_out_degree = 0;
+  double mean_out_degree = 0.0;
+  VertexId num_isolated = 0;  ///< vertices with no out- and (directed) no in-arcs
+  EdgeOffset num_self_loops = 0;
+};
+/// O(|V| + |E|).
+GraphStats compute_stats(const Graph& graph);
+
+/// Distances and parents of a BFS from one source. distances: |V| levels, -1 = unreached;
+/// parents: |V| ids, kNoVertex = unreached, parents[source] = source.
+struct BfsTree {
+  std::vector<std::int32_t> distances;
+  std::vector<VertexId> parents;
+};
+
+/// Sequential queue-based BFS over out-arcs: the correctness reference.
+/// @throws InvalidArgument if source >= num_vertices.
+BfsTree reference_bfs(const Graph& graph, VertexId source);
+
+/// Result of validate_bfs: ok, or the first problem found.
+struct ValidationResult {
+  bool ok = true;
+  std::string problem;
+  VertexId num_reached = 0;
+};
+
+/// Graph500-style validation of a BFS result (any valid BFS tree passes): the source has level
+/// 0 and is its own parent; every reached vertex's parent is reached, one level lower, and the
+/// parent arc exists; no arc from a reached vertex u reaches a vertex deeper than level(u) + 1
+/// (so unreached vertices have no reached in-neighbour); unreached vertices have no parent.
+/// parents may be empty (only distances are checked then). O(|V| + |E|).
+/// @see Graph500 specification 3.0, §6 (validation).
+ValidationResult validate_bfs(const Graph& graph, VertexId source,
+                              const std::vector<std::int32_t>& distances,
+                              const std::vector<VertexId>& parents);
+
+/// Edges in the traversed component under the Graph500 rule: arcs out of reached vertices,
+/// halved for undirected graphs. Used for GTEPS.
+EdgeOffset traversed_edges(const Graph& graph, const std::vector<std::int32_t>& distances);
+
+}  // namespace abfs

@@ -1,0 +1,47 @@
+#pragma once
+/// @file result.hpp
+/// What a BFS returns: distances, parents and the per-level log.
+
+#include <abfs/graph.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace abfs {
+
+/// One BFS level as the executor ran it. Level L expands the frontier of vertices at distance L.
+struct LevelRecord {
+  int level = 0;
+  VertexId frontier_vertices = 0;  ///< |F|: vertices at distance `level`
+  EdgeOffset frontier_edges = 0;   ///< arcs out of F
+  std::string strategy;            ///< registry name of the strategy that expanded it
+  double time_us = 0.0;            ///< wall time of the level (host clock, launch and sync included)
+  double device_us = 0.0;          ///< GPU time of the level (CUDA events); 0 for host strategies
+  double conversion_us = 0.0;      ///< moving the frontier/visited state before this level
+  std::string reason;              ///< why this strategy was chosen
+};
+
+/// The output of Plan::execute.
+struct BfsResult {
+  VertexId source = 0;
+  /// |V| levels, -1 = unreached.
+  std::vector<std::int32_t> distances;
+  /// |V| parent ids, kNoVertex = unreached, parents[source] = source.
+  std::vector<VertexId> parents;
+  /// One record per level, in order.
+  std::vector<LevelRecord> levels;
+  /// Whole BFS from the start of the first level to the last level's result on the host,
+  /// measured with CUDA events when a device is in use (host clock otherwise), in ms. Excludes
+  /// building `distances`/`parents` for the caller.
+  double total_ms = 0.0;
+  VertexId vertices_reached = 0;
+  /// Graph500 rule: arcs out of reached vertices, halved when undirected.
+  EdgeOffset edges_traversed = 0;
+  /// Billions of traversed edges per second.
+  double gteps() const noexcept {
+    return total_ms > 0.0 ? static_cast<double>(edges_traversed) / (total_ms * 1e6) : 0.0;
+  }
+};
+
+}  // namespace abfs

@@ -1,0 +1,60 @@
+#include "runtime/resources.hpp"
+
+#include <abfs/plan.hpp>
+
+#include <cstdio>
+#include <string>
+
+namespace abfs::detail {
+
+void throw_cuda_error(cudaError_t error, const char* call, const char* file, int line) {
+  const std::string message = std::string(call) + ": " + cudaGetErrorName(error) + " (" +
+                              cudaGetErrorString(error) + ") at " + file + ":" + std::to_string(line);
+  if (error == cudaErrorMemoryAllocation) throw OutOfMemory(message, 0);
+  throw CudaError(message, static_cast<int>(error));
+}
+
+void report_cuda_error_nothrow(cudaError_t error, const char* call, const char* file, int line) noexcept {
+  std::fprintf(stderr, "abfs: %s: %s at %s:%d (in a destructor; continuing)\n", call, cudaGetErrorName(error),
+               file, line);
+}
+
+DeviceMemory device_memory() {
+  DeviceMemory mem;
+  ABFS_CUDA_CHECK(cudaMemGetInfo(&mem.free_bytes, &mem.total_bytes));
+  return mem;
+}
+
+double elapsed_ms(const Event& start, const Event& stop) {
+  float ms = 0.0f;
+  ABFS_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return ms;
+}
+
+DeviceInfo select_device(int device) {
+  ABFS_CUDA_CHECK(cudaSetDevice(device));
+  cudaDeviceProp prop{};
+  ABFS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  DeviceInfo info;
+  info.name = prop.name;
+  info.multiprocessors = prop.multiProcessorCount;
+  info.compute_major = prop.major;
+  info.compute_minor = prop.minor;
+  info.memory_bytes = prop.totalGlobalMem;
+  return info;
+}
+
+}  // namespace abfs::detail
+
+namespace abfs {
+
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();  // no driver or no device: not an error for the caller
+    return 0;
+  }
+  return count;
+}
+
+}  // namespace abfs

@@ -1,0 +1,156 @@
+#pragma once
+// RAII owners of CUDA resources: device buffers, pinned host buffers, streams and events.
+// The only code in abfs that allocates or frees device memory or creates streams.
+
+#include "runtime/cuda_check.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+namespace abfs::detail {
+
+/// Free and total memory of the current device, in bytes.
+struct DeviceMemory {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+};
+DeviceMemory device_memory();
+
+/// Typed, uninitialized, move-only device array of `size()` elements (cudaMalloc).
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  /// @throws OutOfMemory with the bytes requested and free.
+  explicit DeviceBuffer(std::size_t count) : size_(count) {
+    if (count == 0) return;
+    const cudaError_t status = cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T));
+    if (status == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();  // clear the sticky-free allocation error
+      const DeviceMemory mem = device_memory();
+      throw OutOfMemory("device allocation of " + std::to_string(count * sizeof(T)) + " bytes failed (" +
+                            std::to_string(mem.free_bytes) + " bytes free)",
+                        count * sizeof(T));
+    }
+    ABFS_CUDA_CHECK(status);
+  }
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { release(); }
+
+  T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+  std::size_t bytes() const noexcept { return size_ * sizeof(T); }
+
+ private:
+  void release() noexcept {
+    if (data_ != nullptr) ABFS_CUDA_CHECK_NOTHROW(cudaFree(data_));
+    data_ = nullptr;
+  }
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// Typed, move-only page-locked host array (cudaHostAlloc), for asynchronous transfers.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  /// @throws OutOfMemory with the bytes requested.
+  explicit PinnedBuffer(std::size_t count) : size_(count) {
+    if (count == 0) return;
+    const cudaError_t status = cudaHostAlloc(reinterpret_cast<void**>(&data_), count * sizeof(T), cudaHostAllocDefault);
+    if (status == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      throw OutOfMemory("pinned host allocation of " + std::to_string(count * sizeof(T)) + " bytes failed",
+                        count * sizeof(T));
+    }
+    ABFS_CUDA_CHECK(status);
+  }
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+    if (this != &other) {
+      release();
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer() { release(); }
+
+  T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  void release() noexcept {
+    if (data_ != nullptr) ABFS_CUDA_CHECK_NOTHROW(cudaFreeHost(data_));
+    data_ = nullptr;
+  }
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// Owns a non-blocking CUDA stream.
+class Stream {
+ public:
+  Stream() { ABFS_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
+  Stream& operator=(Stream&&) = delete;
+  Stream(const Stream&) = delete;
+  ~Stream() {
+    if (stream_ != nullptr) ABFS_CUDA_CHECK_NOTHROW(cudaStreamDestroy(stream_));
+  }
+  cudaStream_t get() const noexcept { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+/// Owns a timing CUDA event.
+class Event {
+ public:
+  Event() { ABFS_CUDA_CHECK(cudaEventCreate(&event_)); }
+  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+  Event& operator=(Event&&) = delete;
+  Event(const Event&) = delete;
+  ~Event() {
+    if (event_ != nullptr) ABFS_CUDA_CHECK_NOTHROW(cudaEventDestroy(event_));
+  }
+  cudaEvent_t get() const noexcept { return event_; }
+  void record(cudaStream_t stream) { ABFS_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+/// Milliseconds between two recorded events; both must have completed.
+double elapsed_ms(const Event& start, const Event& stop);
+
+/// What the executor reports about the device in use.
+struct DeviceInfo {
+  std::string name;
+  int multiprocessors = 0;
+  int compute_major = 0;
+  int compute_minor = 0;
+  std::size_t memory_bytes = 0;
+};
+/// Makes `device` current and describes it. @throws CudaError if it does not exist.
+DeviceInfo select_device(int device);
+
+}  // namespace abfs::detail

@@ -1,0 +1,112 @@
+#pragma once
+// The one interface every BFS strategy implements, and the registry of strategies.
+//
+// A strategy expands one level (or, for device-driven strategies, several) of a top-down or
+// bottom-up BFS over the shared state in runtime/bfs_buffers.hpp. It never reads wisdom, times
+// itself for the planner, or decides what runs next: the executor does.
+
+#include <abfs/graph.hpp>
+
+#include "runtime/bfs_buffers.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace abfs::strategies {
+
+/// Where a frontier (and the visited state that goes with it) lives.
+enum class Location { Host, Device };
+/// How a frontier is represented: a queue (slice of the visit order) or a bitmap.
+enum class FrontierRepresentation { Queue, Bitmap };
+
+/// What a strategy consumes and produces, so the executor can insert conversions.
+struct FrontierIo {
+  FrontierRepresentation consumes = FrontierRepresentation::Queue;
+  Location consumes_at = Location::Host;
+  FrontierRepresentation produces = FrontierRepresentation::Queue;
+  Location produces_at = Location::Host;
+};
+
+/// The frontier about to be expanded.
+struct FrontierState {
+  int level = 0;
+  VertexId frontier_vertices = 0;  ///< |F|
+  EdgeOffset frontier_edges = 0;   ///< arcs out of F
+  VertexId unvisited_vertices = 0;
+  FrontierRepresentation representation = FrontierRepresentation::Queue;
+  Location location = Location::Host;
+};
+
+/// Counts a strategy's cost model needs for one level; the planner turns them into
+/// microseconds with coefficients from wisdom.
+struct CostFeatures {
+  double launches = 0;          ///< kernel launches
+  double host_round_trips = 0;  ///< device -> host synchronizations
+  double edges_scanned = 0;
+  double vertices_scanned = 0;
+  double atomics = 0;           ///< global atomics (upper bound)
+  double bytes_moved = 0;       ///< host <-> device bytes
+};
+
+/// One level's inputs: the frontier is order[frontier_begin, frontier_end) at the strategy's
+/// consumed location; the next frontier is appended at frontier_end.
+struct LevelContext {
+  detail::BfsBuffers& buffers;
+  int level = 0;
+  VertexId frontier_begin = 0;
+  VertexId frontier_end = 0;
+  EdgeOffset frontier_edges = 0;
+};
+
+/// What a strategy did.
+struct LevelOutcome {
+  int levels_advanced = 1;
+  VertexId next_frontier_vertices = 0;
+  EdgeOffset next_frontier_edges = 0;  ///< arcs out of the new frontier
+  EdgeOffset edges_examined = 0;
+  double device_us = 0.0;             ///< CUDA-event time of the level's GPU work
+  unsigned int overflow_pushes = 0;   ///< queue overflows taken by the slow path
+};
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  /// Stable snake_case id used in wisdom, logs and the CLI.
+  virtual const char* name() const = 0;
+  /// Cheap host-side predicate.
+  virtual bool applicable(const FrontierState& state) const = 0;
+  virtual FrontierIo frontier_io() const = 0;
+  virtual CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const = 0;
+  /// All allocation happens here, at plan time.
+  virtual void prepare(detail::BfsBuffers& buffers) = 0;
+  /// Expands the frontier on buffers' stream; returns when the outcome is known on the host.
+  virtual LevelOutcome run(LevelContext& context) = 0;
+};
+
+/// One registry row. Name and version are part of the wisdom fingerprint: changing a strategy's
+/// cost features bumps its version.
+struct RegistryEntry {
+  const char* name;
+  int version;
+  bool needs_device;
+  std::unique_ptr<Strategy> (*create)();
+};
+
+/// All strategies, in a fixed order.
+const std::vector<RegistryEntry>& registry();
+
+std::unique_ptr<Strategy> make_cpu_expand();
+std::unique_ptr<Strategy> make_privatized_queue();
+
+/// Launch parameters of privatized_queue, printable and runtime-settable.
+struct PrivatizedQueueConfig {
+  /// Slots per w-queue (32 w-queues per block). 32 slots hold the worst case of one tile
+  /// (8 warps x 4 edges per lane), so the overflow path is taken only with smaller values.
+  unsigned int wqueue_capacity = 32;
+  /// Resident blocks per SM the grid is sized for (grid-stride over edge tiles beyond that).
+  unsigned int blocks_per_sm = 8;
+};
+/// privatized_queue with a non-default config (tests use a tiny w-queue to force overflow).
+std::unique_ptr<Strategy> make_privatized_queue(const PrivatizedQueueConfig& config);
+
+}  // namespace abfs::strategies

@@ -1,0 +1,75 @@
+#include <abfs/error.hpp>
+#include <abfs/graph.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+namespace {
+
+bool sorted_without_self_loops(const abfs::Graph& g) {
+  const auto& csr = g.csr();
+  for (abfs::VertexId v = 0; v < g.num_vertices(); ++v) {
+    const auto first = csr.column_indices.begin() + static_cast<std::ptrdiff_t>(csr.row_offsets[v]);
+    const auto last = csr.column_indices.begin() + static_cast<std::ptrdiff_t>(csr.row_offsets[v + 1]);
+    if (!std::is_sorted(first, last) || std::adjacent_find(first, last) != last || std::find(first, last, v) != last) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("Kronecker graphs have 2^scale vertices, are undirected and deterministic for a seed") {
+  const abfs::Graph a = abfs::generate_kronecker(10, 16, 42);
+  const abfs::Graph b = abfs::generate_kronecker(10, 16, 42);
+  const abfs::Graph c = abfs::generate_kronecker(10, 16, 43);
+  CHECK(a.num_vertices() == 1024);
+  CHECK_FALSE(a.directed());
+  CHECK(a.num_edges() % 2 == 0);
+  // 16K generated edges, minus self-loops and duplicates (many, given the skew), doubled.
+  CHECK(a.num_edges() > 10000);
+  CHECK(a.num_edges() <= 2 * 16 * 1024);
+  CHECK(a.csr().column_indices == b.csr().column_indices);
+  CHECK(a.csr().column_indices != c.csr().column_indices);
+  CHECK(sorted_without_self_loops(a));
+  // Skewed degrees: the maximum is far above the mean.
+  const auto stats = abfs::compute_stats(a);
+  CHECK(static_cast<double>(stats.max_out_degree) > 5 * stats.mean_out_degree);
+}
+
+TEST_CASE("uniform graphs have the requested out-degree, no self-loops, and are deterministic") {
+  const abfs::Graph a = abfs::generate_uniform(5000, 8, 9);
+  const abfs::Graph b = abfs::generate_uniform(5000, 8, 9);
+  CHECK(a.directed());
+  CHECK(a.num_vertices() == 5000);
+  CHECK(a.csr().column_indices == b.csr().column_indices);
+  CHECK(sorted_without_self_loops(a));
+  const auto stats = abfs::compute_stats(a);
+  CHECK(stats.max_out_degree == 8);
+  CHECK(stats.mean_out_degree > 7.98);  // only rare duplicate draws are dropped
+  abfs::LoadOptions keep;
+  keep.drop_duplicate_edges = false;
+  CHECK(abfs::generate_uniform(5000, 8, 9, keep).num_edges() == 40000);
+}
+
+TEST_CASE("grids have 4-neighbour structure") {
+  const abfs::Graph g = abfs::generate_grid(3, 4);
+  CHECK(g.num_vertices() == 12);
+  CHECK(g.num_edges() == 2 * (3 * 3 + 4 * 2));
+  CHECK(g.out_degree(0) == 2);
+  CHECK(g.out_degree(5) == 4);
+}
+
+TEST_CASE("open_graph parses generator specs and rejects malformed ones") {
+  CHECK(abfs::open_graph("kron:8").num_vertices() == 256);
+  CHECK(abfs::open_graph("uniform:100:4").num_edges() <= 400);
+  CHECK(abfs::open_graph("grid:3:4").num_vertices() == 12);
+  CHECK(abfs::open_graph("kron:8:4:2").name() == "kron:8:4:2");
+  CHECK_THROWS_AS(abfs::open_graph("kron:x"), abfs::InvalidArgument);
+  CHECK_THROWS_AS(abfs::open_graph("uniform:10"), abfs::InvalidArgument);
+  CHECK_THROWS_AS(abfs::open_graph("grid:3"), abfs::InvalidArgument);
+  CHECK_THROWS_AS(abfs::open_graph("kron:40"), abfs::InvalidArgument);
+  CHECK_THROWS_AS(abfs::open_graph("uniform:0:4"), abfs::InvalidArgument);
+}

@@ -1,0 +1,66 @@
+// The executor on the host alone (what runs where there is no GPU): every edge case and every
+// real graph, checked against the reference BFS and the validator.
+
+#include <abfs/error.hpp>
+#include <abfs/plan.hpp>
+
+#include "support.hpp"
+
+#include <doctest/doctest.h>
+
+namespace {
+
+abfs::PlanOptions host_only() {
+  abfs::PlanOptions o;
+  o.use_gpu = false;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("host-only plans run cpu_expand on every level and say so") {
+  const abfs::Graph g = abfs::generate_kronecker(10, 16, 1);
+  abfs::Plan plan = abfs::plan_bfs(g, host_only());
+  REQUIRE(plan.warnings().size() == 1);
+  CHECK(plan.strategies() == std::vector<std::string>{"cpu_expand"});
+  const abfs::BfsResult r = plan.execute(3);
+  abfs::test::check_bfs(g, 3, r);
+  for (const auto& level : r.levels) CHECK(level.strategy == "cpu_expand");
+  CHECK(r.levels.size() == static_cast<std::size_t>(*std::max_element(r.distances.begin(), r.distances.end()) + 1));
+}
+
+TEST_CASE("host executor is correct on every edge case, reusing one plan and result") {
+  for (const auto& c : abfs::test::edge_case_graphs()) {
+    CAPTURE(c.name);
+    abfs::Plan plan = abfs::plan_bfs(c.graph, host_only());
+    abfs::BfsResult r;
+    for (int repeat = 0; repeat < 2; ++repeat) {  // the second run must not see the first's state
+      plan.execute(c.source, r);
+      abfs::test::check_bfs(c.graph, c.source, r);
+    }
+  }
+}
+
+TEST_CASE("host executor is correct on every real graph (skipped without ../shared/data)") {
+  abfs::LoadOptions load;
+  load.use_cache = false;
+  for (const auto& path : abfs::test::real_graph_paths()) {
+    const abfs::Graph g = abfs::load_graph(path, load);
+    abfs::Plan plan = abfs::plan_bfs(g, host_only());
+    for (abfs::VertexId s : abfs::test::sample_sources(g, 3)) abfs::test::check_bfs(g, s, plan.execute(s));
+  }
+}
+
+TEST_CASE("bad plan and execute arguments are clear errors") {
+  const abfs::Graph g = abfs::generate_grid(4, 4);
+  abfs::PlanOptions forced = host_only();
+  forced.strategy = "privatized_queue";
+  CHECK_THROWS_WITH_AS(abfs::plan_bfs(g, forced), doctest::Contains("needs a CUDA device"), abfs::InvalidArgument);
+  forced.strategy = "no_such_strategy";
+  CHECK_THROWS_WITH_AS(abfs::plan_bfs(g, forced), doctest::Contains("unknown strategy"), abfs::InvalidArgument);
+  abfs::Plan plan = abfs::plan_bfs(g, host_only());
+  CHECK_THROWS_WITH_AS(plan.execute(16), doctest::Contains("out of range"), abfs::InvalidArgument);
+  abfs::Plan empty = abfs::plan_bfs(abfs::Graph(), host_only());
+  CHECK_THROWS_AS(empty.execute(0), abfs::InvalidArgument);
+  CHECK(abfs::strategy_names() == std::vector<std::string>{"cpu_expand", "privatized_queue"});
+}
