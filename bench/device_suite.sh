@@ -30,5 +30,13 @@ for step in "$@"; do
         cat "$out/run.tmp" >> "$out/perf_full.txt"
       done
       grep -E '^==|^median|^validation' "$out/perf.txt" ;;
+    sweep)
+      # Threshold of the built-in rule: median ms over 16 sources per value.
+      for g in "$bundle"/data/email-Enron.txt.gz "$bundle"/data/wave.mtx.gz "$bundle"/data/soc-Slashdot0902.txt.gz kron:20; do
+        for t in 2048 4096 8192 16384 32768; do
+          echo "sweep $(basename "$g") threshold=$t $(run abfs run "$g" --random-sources 16 --threshold $t | grep '^median' | cut -d, -f1)"
+        done
+      done | tee "$out/sweep.txt" ;;
   esac
 done
+tar -czf "$out/logs.tar.gz" -C "$out" --exclude logs.tar.gz --exclude run.tmp . 2>/dev/null

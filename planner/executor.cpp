@@ -115,7 +115,7 @@ void Executor::execute(VertexId source, BfsResult& result) {
       if (wanted == Location::Device) {
         buffers_.move_to_device(synced_end[1], end);
       } else {
-        buffers_.move_to_host(synced_end[0], end);
+        buffers_.move_to_host(synced_end[0], begin, end);
       }
       synced_end[side(wanted)] = end;
       location = wanted;
@@ -137,9 +137,6 @@ void Executor::execute(VertexId source, BfsResult& result) {
     frontier_edges = outcome.next_frontier_edges;
     level += outcome.levels_advanced;
   }
-  if (location == Location::Device) {
-    buffers_.move_to_host(synced_end[0], end);
-  }
   if (stop_) {
     stop_->record(buffers_.stream());
     // The total is read on the host.
@@ -148,18 +145,13 @@ void Executor::execute(VertexId source, BfsResult& result) {
   } else {
     result.total_ms = microseconds_since(wall_start) / 1000.0;
   }
-
   result.vertices_reached = end;
   result.edges_traversed = graph.directed() ? edges_out_of_reached : edges_out_of_reached / 2;
-  result.distances.assign(n, -1);
-  result.parents.assign(n, kNoVertex);
-  const auto reached = static_cast<std::int64_t>(end);
-#pragma omp parallel for schedule(static) if (reached > (1 << 15))
-  for (std::int64_t i = 0; i < reached; ++i) {
-    const VertexId v = buffers_.h_order[static_cast<std::size_t>(i)];
-    result.distances[v] = buffers_.h_dist[v];
-    result.parents[v] = buffers_.h_parent[v];
-  }
+
+  const auto collect_start = std::chrono::steady_clock::now();
+  if (location == Location::Device) buffers_.move_to_host(synced_end[0], end, end);
+  buffers_.collect(end, result.distances, result.parents);
+  result.result_ms = microseconds_since(collect_start) / 1000.0;
 }
 
 }  // namespace abfs::detail

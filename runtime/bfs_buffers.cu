@@ -13,31 +13,38 @@ constexpr int kThreads = 256;
 // Below this many visits a host loop is faster serial than with an OpenMP fork/join.
 [[maybe_unused]] constexpr std::int64_t kParallelVisits = 1 << 15;
 
-/// Gathers distance and parent of order[0, count) into stage arrays (device -> host staging).
-/// order: count ids; dist, parent: |V|; stage_dist, stage_parent: count. Async on stream.
+/// Gathers id, distance and parent of order[0, count) into stage_order, stage_dist and
+/// stage_parent (count each).
 __global__ void gather_visits(const VertexId* __restrict__ order, VertexId count, const std::int32_t* __restrict__ dist,
-                              const VertexId* __restrict__ parent, std::int32_t* __restrict__ stage_dist,
-                              VertexId* __restrict__ stage_parent) {
+                              const VertexId* __restrict__ parent, VertexId* __restrict__ stage_order,
+                              std::int32_t* __restrict__ stage_dist, VertexId* __restrict__ stage_parent) {
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (i >= count) return;
   const VertexId v = order[i];
+  stage_order[i] = v;
   stage_dist[i] = dist[v];
   stage_parent[i] = parent[v];
 }
 
-/// Scatters staged visits of order[0, count) into the device state, setting visited bits.
-__global__ void scatter_visits(const VertexId* __restrict__ order, VertexId count,
-                               const std::int32_t* __restrict__ stage_dist, const VertexId* __restrict__ stage_parent,
-                               std::uint32_t* visited, std::int32_t* __restrict__ dist, VertexId* __restrict__ parent) {
+/// Applies count staged host visits: stage holds [order | distance | parent], count words each.
+/// Appends the ids to order_slice, sets visited bits, distances and parents, and resets the level
+/// counters to order_tail (one thread), so the next device level appends after them.
+__global__ void scatter_visits(const std::uint32_t* __restrict__ stage, VertexId count, VertexId* __restrict__ order_slice,
+                               std::uint32_t* visited, std::int32_t* __restrict__ dist, VertexId* __restrict__ parent,
+                               LevelCounters* counters, VertexId order_tail) {
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (i == 0) *counters = LevelCounters{order_tail, 0u, {0ull, 0ull}};
   if (i >= count) return;
-  const VertexId v = order[i];
+  const VertexId v = stage[i];
+  order_slice[i] = v;
   atomicOr(&visited[v >> 5], 1u << (v & 31));
-  dist[v] = stage_dist[i];
-  parent[v] = stage_parent[i];
+  dist[v] = static_cast<std::int32_t>(stage[count + i]);
+  parent[v] = stage[2 * static_cast<std::uint64_t>(count) + i];
 }
 
-unsigned int blocks_for(VertexId count) { return static_cast<unsigned int>((count + kThreads - 1) / kThreads); }
+unsigned int blocks_for(VertexId count) {
+  return static_cast<unsigned int>(std::max<VertexId>(1, (count + kThreads - 1) / kThreads));
+}
 
 }  // namespace
 
@@ -45,19 +52,23 @@ std::size_t device_bytes_needed(const Graph& graph) {
   const std::size_t n = graph.num_vertices();
   const std::size_t words = (n + 31) / 32;
   return (n + 1) * sizeof(EdgeOffset) + graph.num_edges() * sizeof(VertexId)  // CSR
-         + words * sizeof(std::uint32_t) + n * (sizeof(std::int32_t) + 2 * sizeof(VertexId))  // visited, dist, parent, order
-         + n * (sizeof(std::int32_t) + sizeof(VertexId))  // staging
-         + n * sizeof(EdgeOffset);  // privatized_queue degree scan
+         + words * sizeof(std::uint32_t) + 3 * n * sizeof(std::uint32_t)     // visited, dist, parent, order
+         + 3 * n * sizeof(std::uint32_t)                                       // staging
+         + n * sizeof(EdgeOffset);                                             // privatized_queue degree scan
 }
 
 BfsBuffers::BfsBuffers(const Graph& graph, bool use_device) : graph_(graph), has_device_(use_device) {
   const std::size_t n = graph.num_vertices();
   const std::size_t words = (n + 31) / 32;
-  h_visited.assign(words, 0);
+  visited_words = words;
   h_dist.resize(n);
   h_parent.resize(n);
   h_order.resize(n);
-  if (!use_device) return;
+  if (!use_device) {
+    h_visited_pageable_.assign(words, 0);
+    h_visited = h_visited_pageable_.data();
+    return;
+  }
 
   const DeviceMemory mem = device_memory();
   const std::size_t needed = device_bytes_needed(graph);
@@ -67,11 +78,9 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device) : graph_(graph), has
                       needed);
   }
   stream_ = std::make_unique<Stream>();
-  cudaDeviceProp prop{};
   int device = 0;
   ABFS_CUDA_CHECK(cudaGetDevice(&device));
-  ABFS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  multiprocessors = prop.multiProcessorCount;
+  ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
 
   const Csr& csr = graph.csr();
   d_graph.row_offsets = DeviceBuffer<EdgeOffset>(n + 1);
@@ -86,22 +95,22 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device) : graph_(graph), has
   d_order = DeviceBuffer<VertexId>(n);
   d_counters = DeviceBuffer<LevelCounters>(1);
   h_counters = PinnedBuffer<LevelCounters>(1);
-  d_stage_dist_ = DeviceBuffer<std::int32_t>(n);
-  d_stage_parent_ = DeviceBuffer<VertexId>(n);
-  h_stage_order_ = PinnedBuffer<VertexId>(n);
-  h_stage_dist_ = PinnedBuffer<std::int32_t>(n);
-  h_stage_parent_ = PinnedBuffer<VertexId>(n);
+  h_visited_pinned_ = PinnedBuffer<std::uint32_t>(words);
+  h_visited = h_visited_pinned_.data();
+  d_stage_ = DeviceBuffer<std::uint32_t>(3 * n);
+  h_stage_ = PinnedBuffer<std::uint32_t>(3 * n);
   // The graph upload reads pageable host memory; finish it before the plan is used.
   ABFS_CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
 
 void BfsBuffers::start(VertexId source) {
-  std::fill(h_visited.begin(), h_visited.end(), 0u);
+  std::fill(h_visited, h_visited + visited_words, 0u);
   h_visited[source >> 5] |= 1u << (source & 31);
   h_dist[source] = 0;
   h_parent[source] = source;
   h_order[0] = source;
   device_cleared_ = false;
+  device_visits_.clear();
 }
 
 void BfsBuffers::move_to_device(VertexId begin, VertexId end) {
@@ -110,59 +119,88 @@ void BfsBuffers::move_to_device(VertexId begin, VertexId end) {
     ABFS_CUDA_CHECK(cudaMemsetAsync(d_visited.data(), 0, d_visited.bytes(), s));
     device_cleared_ = true;
   }
+  // The staging buffer is free: every earlier use ended with a stream synchronization.
   const VertexId count = end - begin;
-  if (count > 0) {
-    // Stage through pinned memory so that the copies are truly asynchronous.
-    std::memcpy(h_stage_order_.data(), h_order.data() + begin, count * sizeof(VertexId));
-    const auto total = static_cast<std::int64_t>(count);
+  std::uint32_t* stage = h_stage_.data();
+  const auto total = static_cast<std::int64_t>(count);
 #pragma omp parallel for schedule(static) if (total > kParallelVisits)
-    for (std::int64_t i = 0; i < total; ++i) {
-      const VertexId v = h_order[begin + i];
-      h_stage_dist_.data()[i] = h_dist[v];
-      h_stage_parent_.data()[i] = h_parent[v];
-    }
-    ABFS_CUDA_CHECK(cudaMemcpyAsync(d_order.data() + begin, h_stage_order_.data(), count * sizeof(VertexId),
-                                    cudaMemcpyHostToDevice, s));
-    ABFS_CUDA_CHECK(cudaMemcpyAsync(d_stage_dist_.data(), h_stage_dist_.data(), count * sizeof(std::int32_t),
-                                    cudaMemcpyHostToDevice, s));
-    ABFS_CUDA_CHECK(cudaMemcpyAsync(d_stage_parent_.data(), h_stage_parent_.data(), count * sizeof(VertexId),
-                                    cudaMemcpyHostToDevice, s));
-    scatter_visits<<<blocks_for(count), kThreads, 0, s>>>(d_order.data() + begin, count, d_stage_dist_.data(),
-                                                          d_stage_parent_.data(), d_visited.data(), d_dist.data(),
-                                                          d_parent.data());
-    ABFS_CHECK_LAUNCH(s);
+  for (std::int64_t i = 0; i < total; ++i) {
+    const VertexId v = h_order[begin + i];
+    stage[i] = v;
+    stage[total + i] = static_cast<std::uint32_t>(h_dist[v]);
+    stage[2 * total + i] = h_parent[v];
   }
-  LevelCounters& counters = *h_counters.data();
-  counters = LevelCounters{end, 0u, {0ull, 0ull}};
-  ABFS_CUDA_CHECK(cudaMemcpyAsync(d_counters.data(), h_counters.data(), sizeof(LevelCounters), cudaMemcpyHostToDevice, s));
-  // The staging buffers are reused by the next move; they must not be overwritten before these
-  // copies have read them, and the host is about to launch the next level anyway.
+  if (count > 0) {
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(d_stage_.data(), stage, 3 * std::size_t{count} * sizeof(std::uint32_t),
+                                    cudaMemcpyHostToDevice, s));
+  }
+  scatter_visits<<<blocks_for(count), kThreads, 0, s>>>(d_stage_.data(), count, d_order.data() + begin,
+                                                        d_visited.data(), d_dist.data(), d_parent.data(),
+                                                        d_counters.data(), end);
+  ABFS_CHECK_LAUNCH(s);
+}
+
+void BfsBuffers::move_to_host(VertexId begin, VertexId frontier_begin, VertexId end) {
+  const cudaStream_t s = stream();
+  ABFS_CUDA_CHECK(cudaMemcpyAsync(h_visited, d_visited.data(), d_visited.bytes(), cudaMemcpyDeviceToHost, s));
+  if (end > frontier_begin) {
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(h_order.data() + frontier_begin, d_order.data() + frontier_begin,
+                                    (end - frontier_begin) * sizeof(VertexId), cudaMemcpyDeviceToHost, s));
+  }
+  if (end > begin) device_visits_.emplace_back(begin, end);
+  // The host expands from this state next.
   ABFS_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
-void BfsBuffers::move_to_host(VertexId begin, VertexId end) {
-  const cudaStream_t s = stream();
-  const VertexId count = end - begin;
-  if (count == 0) return;
-  gather_visits<<<blocks_for(count), kThreads, 0, s>>>(d_order.data() + begin, count, d_dist.data(), d_parent.data(),
-                                                       d_stage_dist_.data(), d_stage_parent_.data());
-  ABFS_CHECK_LAUNCH(s);
-  ABFS_CUDA_CHECK(cudaMemcpyAsync(h_stage_order_.data(), d_order.data() + begin, count * sizeof(VertexId),
-                                  cudaMemcpyDeviceToHost, s));
-  ABFS_CUDA_CHECK(cudaMemcpyAsync(h_stage_dist_.data(), d_stage_dist_.data(), count * sizeof(std::int32_t),
-                                  cudaMemcpyDeviceToHost, s));
-  ABFS_CUDA_CHECK(cudaMemcpyAsync(h_stage_parent_.data(), d_stage_parent_.data(), count * sizeof(VertexId),
-                                  cudaMemcpyDeviceToHost, s));
-  // The host reads the staged visits next.
-  ABFS_CUDA_CHECK(cudaStreamSynchronize(s));
-  const auto total = static_cast<std::int64_t>(count);
-  std::memcpy(h_order.data() + begin, h_stage_order_.data(), count * sizeof(VertexId));
-#pragma omp parallel for schedule(static) if (total > kParallelVisits)
-  for (std::int64_t i = 0; i < total; ++i) {
-    const VertexId v = h_stage_order_.data()[i];
-    __atomic_fetch_or(&h_visited[v >> 5], 1u << (v & 31), __ATOMIC_RELAXED);
-    h_dist[v] = h_stage_dist_.data()[i];
-    h_parent[v] = h_stage_parent_.data()[i];
+void BfsBuffers::collect(VertexId end, std::vector<std::int32_t>& distances, std::vector<VertexId>& parents) {
+  const VertexId n = num_vertices();
+  distances.assign(n, -1);
+  parents.assign(n, kNoVertex);
+  // Device visits: gather ids, distances and parents into one staged block [ids|dist|parent].
+  VertexId staged = 0;
+  for (const auto& [begin, stop] : device_visits_) staged += stop - begin;
+  if (staged > 0) {
+    const cudaStream_t s = stream();
+    VertexId* stage_order = d_stage_.data();
+    auto* stage_dist = reinterpret_cast<std::int32_t*>(d_stage_.data() + staged);
+    VertexId* stage_parent = d_stage_.data() + 2 * std::size_t{staged};
+    VertexId at = 0;
+    for (const auto& [begin, stop] : device_visits_) {
+      gather_visits<<<blocks_for(stop - begin), kThreads, 0, s>>>(d_order.data() + begin, stop - begin, d_dist.data(),
+                                                                 d_parent.data(), stage_order + at, stage_dist + at,
+                                                                 stage_parent + at);
+      ABFS_CHECK_LAUNCH(s);
+      at += stop - begin;
+    }
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(h_stage_.data(), d_stage_.data(), 3 * std::size_t{staged} * sizeof(std::uint32_t),
+                                    cudaMemcpyDeviceToHost, s));
+  }
+  // Host visits: the slices of [0, end) between the device slices (device_visits_ is ordered).
+  VertexId host_begin = 0;
+  auto copy_host_slice = [&](VertexId from, VertexId to) {
+    const auto count = static_cast<std::int64_t>(to - from);
+#pragma omp parallel for schedule(static) if (count > kParallelVisits)
+    for (std::int64_t i = 0; i < count; ++i) {
+      const VertexId v = h_order[from + static_cast<std::size_t>(i)];
+      distances[v] = h_dist[v];
+      parents[v] = h_parent[v];
+    }
+  };
+  for (const auto& [begin, stop] : device_visits_) {
+    copy_host_slice(host_begin, begin);
+    host_begin = stop;
+  }
+  copy_host_slice(host_begin, end);
+  if (staged == 0) return;
+  // The host reads the staged device visits next.
+  ABFS_CUDA_CHECK(cudaStreamSynchronize(stream()));
+  const std::uint32_t* stage = h_stage_.data();
+  const auto count = static_cast<std::int64_t>(staged);
+#pragma omp parallel for schedule(static) if (count > kParallelVisits)
+  for (std::int64_t i = 0; i < count; ++i) {
+    const VertexId v = stage[i];
+    distances[v] = static_cast<std::int32_t>(stage[count + i]);
+    parents[v] = stage[2 * count + i];
   }
 }
 

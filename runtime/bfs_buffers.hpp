@@ -4,17 +4,23 @@
 //
 // Visit order: every discovered vertex is appended to `order` (|V| slots), so the frontier of
 // level L is the contiguous slice order[level_begin[L], level_begin[L+1]). A side (host or
-// device) holds a valid copy of the state for the prefix order[0, synced_end); moving the BFS
-// to the other side copies just the slice it has not seen, not |V|-sized arrays.
+// device) holds the order for the prefix order[0, synced_end) it has seen.
 //
 // Per vertex: a visited bit (bitmap of ceil(|V|/32) words, the only array reset per BFS), and
 // distance and parent, which are meaningful only where the visited bit is set.
+//
+// Moving the BFS to the device uploads the visits the host made since the device last saw the
+// order (order ids, distances, parents: one packed copy and one scatter kernel). Moving it to the
+// host downloads only what a host expansion reads: the visited bitmap and the current frontier's
+// slice of the order. The ids, distances and parents of the other device-made visits stay on
+// the device and are gathered once, by collect(), after the BFS.
 
 #include <abfs/graph.hpp>
 
 #include "runtime/resources.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace abfs::detail {
@@ -47,15 +53,22 @@ class BfsBuffers {
   /// Starts a BFS from source on the host side: clears the visited bitmaps (host now, device
   /// lazily at the first move to the device) and makes order[0] = source.
   void start(VertexId source);
-  /// Copies order[begin, end) with distances and parents from the host to the device and
-  /// sets the device's order tail to end. Async on stream; returns after enqueueing.
+  /// Uploads the host's visits order[begin, end) (ids, distances, parents) and sets the
+  /// device's order tail to end. Async on stream: one copy and one kernel.
   void move_to_device(VertexId begin, VertexId end);
-  /// Copies order[begin, end) with distances and parents from the device to the host.
-  /// Synchronizes the stream (the host reads the result).
-  void move_to_host(VertexId begin, VertexId end);
+  /// Hands the BFS back to the host after the device made the visits order[begin, end):
+  /// downloads the visited bitmap and the frontier order[frontier_begin, end); the rest stays on
+  /// the device until collect(). Synchronizes.
+  void move_to_host(VertexId begin, VertexId frontier_begin, VertexId end);
+  /// Writes the BFS's distances and parents (|V| each; -1 / kNoVertex = unreached) for the
+  /// visits order[0, end); visits after the last move_to_host must have been made on the host,
+  /// so call move_to_host first if the BFS ended on the device. Synchronizes.
+  void collect(VertexId end, std::vector<std::int32_t>& distances, std::vector<VertexId>& parents);
 
-  // Host state. h_visited: ceil(|V|/32) words; h_dist, h_parent, h_order: |V|.
-  std::vector<std::uint32_t> h_visited;
+  // Host state. h_visited: visited_words = ceil(|V|/32) words (pinned when a device is used);
+  // h_dist, h_parent, h_order: |V|.
+  std::uint32_t* h_visited = nullptr;
+  std::size_t visited_words = 0;
   std::vector<std::int32_t> h_dist;
   std::vector<VertexId> h_parent;
   std::vector<VertexId> h_order;
@@ -75,12 +88,13 @@ class BfsBuffers {
   bool has_device_ = false;
   bool device_cleared_ = false;
   std::unique_ptr<Stream> stream_;
-  // Staging for move_to_*: |V| entries each, pinned on the host.
-  DeviceBuffer<std::int32_t> d_stage_dist_;
-  DeviceBuffer<VertexId> d_stage_parent_;
-  PinnedBuffer<VertexId> h_stage_order_;
-  PinnedBuffer<std::int32_t> h_stage_dist_;
-  PinnedBuffer<VertexId> h_stage_parent_;
+  std::vector<std::uint32_t> h_visited_pageable_;
+  PinnedBuffer<std::uint32_t> h_visited_pinned_;
+  // Order slices [begin, end) whose ids, distances and parents exist only on the device.
+  std::vector<std::pair<VertexId, VertexId>> device_visits_;
+  // Staging for the moves and collect(): 3 * |V| words, [order | distance | parent] per slice.
+  DeviceBuffer<std::uint32_t> d_stage_;
+  PinnedBuffer<std::uint32_t> h_stage_;
 };
 
 /// Bytes of device memory a BfsBuffers (and the privatized_queue scan buffer) needs for graph.

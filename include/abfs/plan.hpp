@@ -23,9 +23,10 @@ namespace abfs {
 /// while the frontier is small, on the GPU otherwise.
 struct SwitchRule {
   /// Levels whose frontier has fewer arcs than this run on the host (cpu_expand).
-  /// 16384: on the H100 + 16-core host of 2026-11-22, a host level over this many arcs costs
-  /// about what a host-driven GPU level does (~30 us: CUB scan, expand, copy-back and sync).
-  EdgeOffset cpu_max_frontier_edges = 16384;
+  /// 8192: on the H100 with its 16-core host (2026-11-22, email-Enron and kron:22 logs in
+  /// docs/PERFORMANCE.md), a host-driven GPU level costs ~35-45 us (CUB scan, expand, copy-back,
+  /// sync) and serial host expansion ~6 ns per arc, so they break even near 7,000 arcs.
+  EdgeOffset cpu_max_frontier_edges = 8192;
 };
 
 /// What plan_bfs may do.

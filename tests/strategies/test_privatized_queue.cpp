@@ -35,15 +35,9 @@ AloneRun run_alone(const abfs::Graph& g, abfs::VertexId source, const abfs::stra
     edges = outcome.next_frontier_edges;
     ++level;
   }
-  buffers.move_to_host(1, end);
+  buffers.move_to_host(1, end, end);
   auto& r = run.result;
-  r.distances.assign(g.num_vertices(), -1);
-  r.parents.assign(g.num_vertices(), abfs::kNoVertex);
-  for (abfs::VertexId i = 0; i < end; ++i) {
-    const abfs::VertexId v = buffers.h_order[i];
-    r.distances[v] = buffers.h_dist[v];
-    r.parents[v] = buffers.h_parent[v];
-  }
+  buffers.collect(end, r.distances, r.parents);
   r.vertices_reached = end;
   r.edges_traversed = abfs::traversed_edges(g, r.distances);
   return run;
