@@ -4,7 +4,10 @@
 # Usage: bench/device_suite.sh BUNDLE OUT [tests|sanitize|perf]...
 # Writes logs under OUT; prints a short summary last.
 set -uo pipefail
-bundle=$1; out=$2; shift 2
+bundle=$1; final=$2; shift 2
+# Logs go to a work folder; only a tarball and the short summaries land in the final folder
+# (the device tool brings back at most 8 files).
+out=$(mktemp -d)
 export ABFS_DATA_DIR=$bundle/data ABFS_CACHE_DIR=/tmp/abfs-cache
 run() { "$bundle/run.sh" "$@"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv > "$out/device.txt" 2>&1
@@ -16,10 +19,15 @@ for step in "$@"; do
     sanitize)
       san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
       export LD_LIBRARY_PATH=$bundle/lib
+      # Every kernel (expand, scatter, gather) runs in the privatized_queue tests; the executor
+      # test adds the switches between host and device.
       for tool in memcheck racecheck synccheck; do
-        "$san" --tool $tool --error-exitcode 9 "$bundle/bin/abfs_gpu_tests" \
-          -tc='*edge case*,*one-slot*' > "$out/sanitize_$tool.log" 2>&1
-        echo "compute-sanitizer $tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize_$tool.log" | tail -1)" | tee -a "$out/summary.txt"
+        for tc in '*privatized_queue*edge case*,*one-slot*' '*executor*edge case*'; do
+          OMP_NUM_THREADS=${SAN_OMP_THREADS:-} "$san" --tool $tool --error-exitcode 9 "$bundle/bin/abfs_gpu_tests" \
+            -tc="$tc" > "$out/sanitize_$tool.log" 2>&1
+          echo "compute-sanitizer $tool [$tc] rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize_$tool.log" | tail -1) $(grep -E '^\[doctest\] test cases' "$out/sanitize_$tool.log")" | tee -a "$out/summary.txt"
+          cp "$out/sanitize_$tool.log" "$out/sanitize_${tool}_$(echo "$tc" | tr -dc 'a-z').log"
+        done
       done ;;
     perf)
       : > "$out/perf.txt"
@@ -30,6 +38,13 @@ for step in "$@"; do
         cat "$out/run.tmp" >> "$out/perf_full.txt"
       done
       grep -E '^==|^median|^validation' "$out/perf.txt" ;;
+    single)
+      # Each strategy forced on every level (cpu_expand alone; privatized_queue from level 0).
+      for g in "$bundle"/data/*.gz kron:22 uniform:1048576:8; do
+        for st in cpu_expand privatized_queue; do
+          echo "single $(basename "$g") $st $(run abfs run "$g" --random-sources 16 --strategy $st | grep '^median' | cut -d, -f1,2)"
+        done
+      done | tee "$out/single.txt" ;;
     sweep)
       # Threshold of the built-in rule: median ms over 16 sources per value.
       for g in "$bundle"/data/email-Enron.txt.gz "$bundle"/data/wave.mtx.gz "$bundle"/data/soc-Slashdot0902.txt.gz kron:20; do
@@ -39,4 +54,5 @@ for step in "$@"; do
       done | tee "$out/sweep.txt" ;;
   esac
 done
-tar -czf "$out/logs.tar.gz" -C "$out" --exclude logs.tar.gz --exclude run.tmp . 2>/dev/null
+tar -czf "$final/logs.tar.gz" -C "$out" --exclude run.tmp .
+cp "$out/summary.txt" "$out/perf.txt" "$out/sweep.txt" "$out/single.txt" "$final/" 2>/dev/null || true

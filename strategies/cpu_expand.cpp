@@ -20,10 +20,11 @@ namespace abfs::strategies {
 namespace {
 
 struct CpuExpandConfig {
-  /// Frontiers with fewer arcs run serially: at ~6 ns per arc serial (H100 host, 16 cores,
-  /// 2026-11-22, email-Enron), 4096 arcs take ~25 us, about an OpenMP fork/join plus the
-  /// parallel loop's atomics.
-  EdgeOffset serial_max_edges = 1 << 12;
+  /// Frontiers with fewer arcs run serially. Serial expansion costs ~6 ns per arc (H100 host,
+  /// 16 cores, 2026-11-22, email-Enron), while waking the OpenMP team after a pause cost up to
+  /// 867 us (cnr-2000, level 11, 8,060 arcs): below 65,536 arcs (~0.4 ms serial) the team is
+  /// not worth waking.
+  EdgeOffset serial_max_edges = 1 << 16;
   /// Private queue entries per thread before a flush.
   std::size_t private_queue_capacity = 4096;
   /// Frontier vertices per dynamic-schedule chunk.
