@@ -5,17 +5,17 @@
 # Writes logs under OUT; prints a short summary last.
 set -uo pipefail
 bundle=$1; final=$2; shift 2
-# Logs go to a work folder; only a tarball and the short summaries land in the final folder
-# (the device tool brings back at most 8 files).
+# Short summaries go straight to the final folder (so a run cut short still returns them); full
+# logs go to a work folder and come back as one tarball (the device tool returns at most 8 files).
 out=$(mktemp -d)
+for f in summary.txt perf.txt single.txt sweep.txt; do ln -sf "$final/$f" "$out/$f"; : > "$final/$f"; done
 export ABFS_DATA_DIR=$bundle/data ABFS_CACHE_DIR=/tmp/abfs-cache
 run() { "$bundle/run.sh" "$@"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv > "$out/device.txt" 2>&1
 for step in "$@"; do
   case $step in
     tests)
-      run abfs_gpu_tests > "$out/gpu_tests.log" 2>&1; echo "gpu_tests rc=$?" | tee -a "$out/summary.txt"
-      tail -3 "$out/gpu_tests.log" ;;
+      run abfs_gpu_tests > "$out/gpu_tests.log" 2>&1; echo "gpu_tests rc=$? $(grep -E '^\[doctest\] (test cases|assertions)' "$out/gpu_tests.log" | tr '\n' ' ')" | tee -a "$out/summary.txt" ;;
     sanitize)
       san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
       export LD_LIBRARY_PATH=$bundle/lib
@@ -54,5 +54,5 @@ for step in "$@"; do
       done | tee "$out/sweep.txt" ;;
   esac
 done
-tar -czf "$final/logs.tar.gz" -C "$out" --exclude run.tmp .
-cp "$out/summary.txt" "$out/perf.txt" "$out/sweep.txt" "$out/single.txt" "$final/" 2>/dev/null || true
+tar -czhf "$final/logs.tar.gz" -C "$out" --exclude run.tmp .
+
