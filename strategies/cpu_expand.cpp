@@ -50,6 +50,9 @@ class CpuExpand final : public Strategy {
     private_queues_.assign(static_cast<std::size_t>(threads_) * config_.private_queue_capacity, 0);
   }
   LevelOutcome run(LevelContext& context) override {
+    // Two loops on purpose: folding the serial one into the parallel one with `omp parallel if`
+    // cost ~1.7 us per level (luxembourg_osm, 1,068 levels: 6.3 ms against 4.5 ms on the 2-core
+    // development host, 2026-11-22), since even a disabled region builds a team descriptor.
     return context.frontier_edges < config_.serial_max_edges ? run_serial(context) : run_parallel(context);
   }
 
