@@ -64,3 +64,11 @@ TEST_CASE("bad plan and execute arguments are clear errors") {
   CHECK_THROWS_AS(empty.execute(0), abfs::InvalidArgument);
   CHECK(abfs::strategy_names() == std::vector<std::string>{"cpu_expand", "privatized_queue"});
 }
+
+TEST_CASE("the plan.hpp docstring example compiles and runs") {
+  abfs::Graph g = abfs::open_graph("kron:16");
+  abfs::Plan plan = abfs::plan_bfs(g);
+  abfs::BfsResult r = plan.execute(0);
+  abfs::test::check_bfs(g, 0, r);
+  CHECK_FALSE(r.levels.empty());
+}
