@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine from the repository root, over a bundle made by
 #   ../shared/tools/device-bundle .device build/abfs build/tests/abfs_gpu_tests build/tests/abfs_tests ../shared/data/*.gz
-# Usage: bench/device_suite.sh BUNDLE OUT [tests|sanitize|perf]...
-# Writes logs under OUT; prints a short summary last.
+# Usage: bench/device_suite.sh BUNDLE OUT [tests|sanitize|perf|single|sweep]...
+# Writes short summaries (summary.txt, perf.txt, single.txt, sweep.txt) and logs.tar.gz to OUT.
 set -uo pipefail
 bundle=$1; final=$2; shift 2
 # Short summaries go straight to the final folder (so a run cut short still returns them); full
@@ -23,7 +23,7 @@ for step in "$@"; do
       # test adds the switches between host and device.
       for tool in memcheck racecheck synccheck; do
         for tc in '*privatized_queue*edge case*,*one-slot*' '*executor*edge case*'; do
-          OMP_NUM_THREADS=${SAN_OMP_THREADS:-} "$san" --tool $tool --error-exitcode 9 "$bundle/bin/abfs_gpu_tests" \
+          "$san" --tool $tool --error-exitcode 9 "$bundle/bin/abfs_gpu_tests" \
             -tc="$tc" > "$out/sanitize_$tool.log" 2>&1
           echo "compute-sanitizer $tool [$tc] rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize_$tool.log" | tail -1) $(grep -E '^\[doctest\] test cases' "$out/sanitize_$tool.log")" | tee -a "$out/summary.txt"
           cp "$out/sanitize_$tool.log" "$out/sanitize_${tool}_$(echo "$tc" | tr -dc 'a-z').log"

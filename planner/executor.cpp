@@ -149,8 +149,7 @@ void Executor::execute(VertexId source, BfsResult& result) {
   result.edges_traversed = graph.directed() ? edges_out_of_reached : edges_out_of_reached / 2;
 
   const auto collect_start = std::chrono::steady_clock::now();
-  if (location == Location::Device) buffers_.move_to_host(synced_end[0], end, end);
-  buffers_.collect(end, result.distances, result.parents);
+  buffers_.collect(end, location == Location::Device ? synced_end[0] : end, result.distances, result.parents);
   result.result_ms = microseconds_since(collect_start) / 1000.0;
 }
 

@@ -3,7 +3,6 @@
 #include "runtime/bfs_buffers.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 
 namespace abfs::detail {
@@ -119,7 +118,8 @@ void BfsBuffers::move_to_device(VertexId begin, VertexId end) {
     ABFS_CUDA_CHECK(cudaMemsetAsync(d_visited.data(), 0, d_visited.bytes(), s));
     device_cleared_ = true;
   }
-  // The staging buffer is free: every earlier use ended with a stream synchronization.
+  // The staging buffer is free: the last upload from it was followed by a device level, which
+  // synchronizes before returning, or ended the BFS, and collect() synchronizes before reuse.
   const VertexId count = end - begin;
   std::uint32_t* stage = h_stage_.data();
   const auto total = static_cast<std::int64_t>(count);
@@ -152,8 +152,10 @@ void BfsBuffers::move_to_host(VertexId begin, VertexId frontier_begin, VertexId 
   ABFS_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
-void BfsBuffers::collect(VertexId end, std::vector<std::int32_t>& distances, std::vector<VertexId>& parents) {
+void BfsBuffers::collect(VertexId end, VertexId device_from, std::vector<std::int32_t>& distances,
+                         std::vector<VertexId>& parents) {
   const VertexId n = num_vertices();
+  if (end > device_from) device_visits_.emplace_back(device_from, end);
   distances.assign(n, -1);
   parents.assign(n, kNoVertex);
   // Device visits: gather ids, distances and parents into one staged block [ids|dist|parent].

@@ -61,9 +61,10 @@ class BfsBuffers {
   /// the device until collect(). Synchronizes.
   void move_to_host(VertexId begin, VertexId frontier_begin, VertexId end);
   /// Writes the BFS's distances and parents (|V| each; -1 / kNoVertex = unreached) for the
-  /// visits order[0, end); visits after the last move_to_host must have been made on the host,
-  /// so call move_to_host first if the BFS ended on the device. Synchronizes.
-  void collect(VertexId end, std::vector<std::int32_t>& distances, std::vector<VertexId>& parents);
+  /// visits order[0, end). The visits order[device_from, end) were made on the device since the
+  /// last move_to_host (device_from = end when the BFS ended on the host). Synchronizes.
+  void collect(VertexId end, VertexId device_from, std::vector<std::int32_t>& distances,
+               std::vector<VertexId>& parents);
 
   // Host state. h_visited: visited_words = ceil(|V|/32) words (pinned when a device is used);
   // h_dist, h_parent, h_order: |V|.

@@ -35,9 +35,8 @@ AloneRun run_alone(const abfs::Graph& g, abfs::VertexId source, const abfs::stra
     edges = outcome.next_frontier_edges;
     ++level;
   }
-  buffers.move_to_host(1, end, end);
   auto& r = run.result;
-  buffers.collect(end, r.distances, r.parents);
+  buffers.collect(end, 1, r.distances, r.parents);  // order[0] (the source) was placed on the host
   r.vertices_reached = end;
   r.edges_traversed = abfs::traversed_edges(g, r.distances);
   return run;
