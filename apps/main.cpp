@@ -31,6 +31,7 @@ struct RunArgs {
   std::string log;
   bool cpu_only = false;
   std::uint64_t threshold = abfs::SwitchRule{}.cpu_max_frontier_edges;
+  bool small_on_host = false;
   bool symmetrize = false;
   bool keep_self_loops = false;
   bool keep_duplicates = false;
@@ -156,12 +157,14 @@ int run_command(const RunArgs& args) {
   options.strategy = args.strategy;
   options.use_gpu = !args.cpu_only;
   options.rule.cpu_max_frontier_edges = args.threshold;
+  options.rule.block_loop_for_small = !args.small_on_host;
   abfs::Plan plan = abfs::plan_bfs(g, options);
   for (const auto& w : plan.warnings()) std::fprintf(stderr, "abfs: warning: %s\n", w.c_str());
   std::string names;
   for (const auto& s : plan.strategies()) names += (names.empty() ? "" : ", ") + s;
-  std::printf("device  %s (strategies: %s; rule: host below %llu frontier arcs)\n", plan.device_name().c_str(),
-              names.c_str(), static_cast<unsigned long long>(args.threshold));
+  std::printf("device  %s (strategies: %s; rule: %s below %llu frontier arcs, bottom-up by Beamer's rule)\n",
+              plan.device_name().c_str(), names.c_str(), args.small_on_host ? "host" : "one_block",
+              static_cast<unsigned long long>(args.threshold));
 
   // Sources: one given (default 0), or K random vertices with at least one out-arc (Graph500).
   std::vector<abfs::VertexId> sources;
@@ -243,13 +246,19 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->excludes(source);
   run->add_option("--seed", args.seed, "seed for --random-sources")->capture_default_str();
+  std::string names;
+  for (const auto& name : abfs::strategy_names()) names += (names.empty() ? "" : ", ") + name;
   run->add_option("--strategy", args.strategy,
-                  "auto (built-in rule) or a strategy forced on every level: cpu_expand, privatized_queue")
+                  "auto (built-in rule) or a strategy forced on every level where it is applicable (the log says "
+                  "what ran elsewhere and why): " + names)
       ->capture_default_str();
   run->add_flag("--validate", args.validate, "check every result (Graph500 validator and the reference BFS)");
   run->add_option("--log", args.log, "write the per-level records to FILE (.csv or .json)");
   run->add_flag("--cpu-only", args.cpu_only, "do not use the GPU");
-  run->add_option("--threshold", args.threshold, "levels with fewer frontier arcs run on the host")->capture_default_str();
+  run->add_option("--threshold", args.threshold,
+                  "top-down levels with fewer frontier arcs run in one_block (or on the host with --small-on-host)")
+      ->capture_default_str();
+  run->add_flag("--small-on-host", args.small_on_host, "run small top-down levels on the host, not in one_block");
   run->add_flag("--symmetrize", args.symmetrize, "add reverse arcs (default: keep the file's directedness)");
   run->add_flag("--keep-self-loops", args.keep_self_loops, "keep self-loops (default: dropped)");
   run->add_flag("--keep-duplicates", args.keep_duplicates, "keep duplicate edges (default: dropped)");

@@ -1,7 +1,8 @@
 #pragma once
 // The level-by-level executor: per level, pick a strategy (forced, scheduled, or the built-in
 // SwitchRule until calibrated cost models exist), move the visit state to where that strategy
-// runs, run it, and log the level.
+// runs and convert the frontier to the representation it consumes, run it, and log the levels
+// it advanced.
 
 #include <abfs/plan.hpp>
 
@@ -27,13 +28,16 @@ class Executor {
     std::string reason;
   };
   Choice choose(const strategies::FrontierState& state) const;
+  Choice choose_by_rule(const strategies::FrontierState& state) const;
   strategies::Strategy* find(const std::string& name) const;
 
   PlanOptions options_;
   BfsBuffers buffers_;
   std::vector<std::unique_ptr<strategies::Strategy>> strategies_;
   strategies::Strategy* host_strategy_ = nullptr;
-  strategies::Strategy* device_strategy_ = nullptr;
+  strategies::Strategy* block_strategy_ = nullptr;
+  strategies::Strategy* push_strategy_ = nullptr;
+  strategies::Strategy* pull_strategy_ = nullptr;
   std::vector<strategies::Strategy*> schedule_;
   strategies::Strategy* forced_ = nullptr;
   std::unique_ptr<Event> start_;

@@ -32,13 +32,21 @@ __global__ void scatter_visits(const std::uint32_t* __restrict__ stage, VertexId
                                std::uint32_t* visited, std::int32_t* __restrict__ dist, VertexId* __restrict__ parent,
                                LevelCounters* counters, VertexId order_tail) {
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-  if (i == 0) *counters = LevelCounters{order_tail, 0u, {0ull, 0ull}};
+  if (i == 0) *counters = LevelCounters{order_tail, 0u, {0ull, 0ull}, 0ull, 0u, 0u, 0u, 0u};
   if (i >= count) return;
   const VertexId v = stage[i];
   order_slice[i] = v;
   atomicOr(&visited[v >> 5], 1u << (v & 31));
   dist[v] = static_cast<std::int32_t>(stage[count + i]);
   parent[v] = stage[2 * static_cast<std::uint64_t>(count) + i];
+}
+
+/// Sets bit v of bits for every v in frontier[0, count).
+__global__ void scatter_frontier(const VertexId* __restrict__ frontier, VertexId count, std::uint32_t* bits) {
+  const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= count) return;
+  const VertexId v = frontier[i];
+  atomicOr(&bits[v >> 5], 1u << (v & 31));
 }
 
 unsigned int blocks_for(VertexId count) {
@@ -53,7 +61,10 @@ std::size_t device_bytes_needed(const Graph& graph) {
   return (n + 1) * sizeof(EdgeOffset) + graph.num_edges() * sizeof(VertexId)  // CSR
          + words * sizeof(std::uint32_t) + 3 * n * sizeof(std::uint32_t)     // visited, dist, parent, order
          + 3 * n * sizeof(std::uint32_t)                                       // staging
-         + n * sizeof(EdgeOffset);                                             // privatized_queue degree scan
+         + n * sizeof(EdgeOffset)                                              // privatized_queue degree scan
+         + 2 * words * sizeof(std::uint32_t)                                   // frontier bitmaps
+         + kLevelLogCapacity * sizeof(DeviceLevelRecord)                        // level log
+         + (graph.directed() ? (n + 1) * sizeof(EdgeOffset) + graph.num_edges() * sizeof(VertexId) : 0);
 }
 
 BfsBuffers::BfsBuffers(const Graph& graph, bool use_device) : graph_(graph), has_device_(use_device) {
@@ -81,13 +92,16 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device) : graph_(graph), has
   ABFS_CUDA_CHECK(cudaGetDevice(&device));
   ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
 
-  const Csr& csr = graph.csr();
-  d_graph.row_offsets = DeviceBuffer<EdgeOffset>(n + 1);
-  d_graph.column_indices = DeviceBuffer<VertexId>(csr.column_indices.size());
-  ABFS_CUDA_CHECK(cudaMemcpyAsync(d_graph.row_offsets.data(), csr.row_offsets.data(), d_graph.row_offsets.bytes(),
-                                  cudaMemcpyHostToDevice, stream()));
-  ABFS_CUDA_CHECK(cudaMemcpyAsync(d_graph.column_indices.data(), csr.column_indices.data(),
-                                  d_graph.column_indices.bytes(), cudaMemcpyHostToDevice, stream()));
+  auto upload = [&](const Csr& csr, DeviceGraph& to) {
+    to.row_offsets = DeviceBuffer<EdgeOffset>(n + 1);
+    to.column_indices = DeviceBuffer<VertexId>(csr.column_indices.size());
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(to.row_offsets.data(), csr.row_offsets.data(), to.row_offsets.bytes(),
+                                    cudaMemcpyHostToDevice, stream()));
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(to.column_indices.data(), csr.column_indices.data(), to.column_indices.bytes(),
+                                    cudaMemcpyHostToDevice, stream()));
+  };
+  upload(graph.csr(), d_graph);
+  if (graph.directed()) upload(graph.reverse_csr(), d_reverse);  // bottom-up levels scan in-neighbours
   d_visited = DeviceBuffer<std::uint32_t>(words);
   d_dist = DeviceBuffer<std::int32_t>(n);
   d_parent = DeviceBuffer<VertexId>(n);
@@ -98,6 +112,9 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device) : graph_(graph), has
   h_visited = h_visited_pinned_.data();
   d_stage_ = DeviceBuffer<std::uint32_t>(3 * n);
   h_stage_ = PinnedBuffer<std::uint32_t>(3 * n);
+  d_frontier_bits_ = DeviceBuffer<std::uint32_t>(2 * words);
+  d_level_log = DeviceBuffer<DeviceLevelRecord>(kLevelLogCapacity);
+  h_level_log = PinnedBuffer<DeviceLevelRecord>(kLevelLogCapacity, cudaHostAllocMapped);
   // The graph upload reads pageable host memory; finish it before the plan is used.
   ABFS_CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
@@ -150,6 +167,15 @@ void BfsBuffers::move_to_host(VertexId begin, VertexId frontier_begin, VertexId 
   if (end > begin) device_visits_.emplace_back(begin, end);
   // The host expands from this state next.
   ABFS_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+void BfsBuffers::queue_to_bitmap(VertexId begin, VertexId end, unsigned int parity) {
+  const cudaStream_t s = stream();
+  std::uint32_t* bits = frontier_bits(parity);
+  ABFS_CUDA_CHECK(cudaMemsetAsync(bits, 0, visited_words * sizeof(std::uint32_t), s));
+  if (end == begin) return;
+  scatter_frontier<<<blocks_for(end - begin), kThreads, 0, s>>>(d_order.data() + begin, end - begin, bits);
+  ABFS_CHECK_LAUNCH(s);
 }
 
 void BfsBuffers::collect(VertexId end, VertexId device_from, std::vector<std::int32_t>& distances,

@@ -9,6 +9,10 @@
 // Per vertex: a visited bit (bitmap of ceil(|V|/32) words, the only array reset per BFS), and
 // distance and parent, which are meaningful only where the visited bit is set.
 //
+// Frontier bitmaps (device only): two ping-pong bitmaps of ceil(|V|/32) words, bit v set when v
+// is in the frontier of a level of that parity. Bottom-up levels read one and write the other;
+// queue_to_bitmap() builds one from a queue slice when a bottom-up level follows a top-down one.
+//
 // Moving the BFS to the device uploads the visits the host made since the device last saw the
 // order (order ids, distances, parents: one packed copy and one scatter kernel). Moving it to the
 // host downloads only what a host expansion reads: the visited bitmap and the current frontier's
@@ -25,14 +29,44 @@
 
 namespace abfs::detail {
 
-/// Device-written counters of one host-driven level, copied back in one transfer.
+/// Why a device-driven run of levels (one_block, dynamic_parallel) stopped.
+enum class DeviceStop : unsigned int {
+  FrontierEmpty = 0,     ///< the BFS is over
+  FrontierTooLarge = 1,  ///< the next frontier outgrew the block queue (handed over, nothing lost)
+  LevelCap = 2,          ///< the caller's level budget (or the level log) is used up
+  LaunchFailed = 3,      ///< a device-side launch failed (the host throws CudaError)
+};
+
+/// Device-written counters, copied back in one transfer.
+///
+/// Protocol for next_edges: a kernel expanding level L accumulates the arcs out of frontier L+1
+/// into next_edges[L & 1] and zeroes next_edges[(L + 1) & 1] (block 0, at its start) for level
+/// L+1; a device-driven run that stops before level L zeroes next_edges[L & 1]. So slot L & 1 is
+/// zero whenever level L starts. move_to_device() zeroes everything.
 struct LevelCounters {
   unsigned int order_tail;            ///< next free slot of d_order (= end of the new frontier)
   unsigned int overflow_pushes;       ///< pushes that bypassed a full w-queue
   unsigned long long next_edges[2];   ///< arcs out of the new frontier, by level parity
+  unsigned long long final_edges;     ///< device-driven runs: arcs out of the frontier they stop at
+  unsigned int levels;                ///< device-driven runs: levels advanced
+  unsigned int stop;                  ///< device-driven runs: a DeviceStop
+  unsigned int blocks_done;           ///< dynamic_parallel: blocks of the running level that finished
+  unsigned int launch_error;          ///< dynamic_parallel: the cudaError_t of a failed device launch
 };
 
-/// Forward CSR on the device. row_offsets: |V|+1; column_indices: |E|.
+/// One level of a device-driven run, written by the device into the (mapped, pinned) level log.
+struct DeviceLevelRecord {
+  unsigned int frontier_vertices;
+  unsigned int kernel;               ///< which kernel expanded it (strategy-defined; 0 = one block)
+  unsigned long long frontier_edges;
+  unsigned long long start_ns;       ///< %globaltimer when the level started (launch included)
+  unsigned long long end_ns;         ///< %globaltimer when its next frontier was complete
+};
+
+/// Capacity of the level log: a device-driven run stops (DeviceStop::LevelCap) after this many.
+constexpr unsigned int kLevelLogCapacity = 1u << 16;
+
+/// CSR on the device. row_offsets: |V|+1; column_indices: |E|.
 struct DeviceGraph {
   DeviceBuffer<EdgeOffset> row_offsets;
   DeviceBuffer<VertexId> column_indices;
@@ -65,6 +99,24 @@ class BfsBuffers {
   /// last move_to_host (device_from = end when the BFS ended on the host). Synchronizes.
   void collect(VertexId end, VertexId device_from, std::vector<std::int32_t>& distances,
                std::vector<VertexId>& parents);
+  /// Sets frontier_bits(parity) to the vertices order[begin, end) (device order). Async on
+  /// stream: a memset and one kernel.
+  void queue_to_bitmap(VertexId begin, VertexId end, unsigned int parity);
+
+  /// Frontier bitmap of level parity (0 or 1): visited_words words.
+  std::uint32_t* frontier_bits(unsigned int parity) const noexcept {
+    return d_frontier_bits_.data() + (parity & 1u) * visited_words;
+  }
+  /// In-neighbours on the device (reverse CSR; the forward CSR when the graph is undirected).
+  const EdgeOffset* d_in_offsets() const noexcept {
+    return graph_.directed() ? d_reverse.row_offsets.data() : d_graph.row_offsets.data();
+  }
+  const VertexId* d_in_indices() const noexcept {
+    return graph_.directed() ? d_reverse.column_indices.data() : d_graph.column_indices.data();
+  }
+  /// Stream-ordered scratch of 3 * |V| words for kernels on stream(): free between the
+  /// conversions, which use it, and collect().
+  std::uint32_t* d_scratch() const noexcept { return d_stage_.data(); }
 
   // Host state. h_visited: visited_words = ceil(|V|/32) words (pinned when a device is used);
   // h_dist, h_parent, h_order: |V|.
@@ -76,12 +128,18 @@ class BfsBuffers {
 
   // Device state (empty when has_device() is false). Same shapes as the host state.
   DeviceGraph d_graph;
+  DeviceGraph d_reverse;  ///< directed graphs only (see d_in_offsets())
   DeviceBuffer<std::uint32_t> d_visited;
   DeviceBuffer<std::int32_t> d_dist;
   DeviceBuffer<VertexId> d_parent;
   DeviceBuffer<VertexId> d_order;
   DeviceBuffer<LevelCounters> d_counters;
   PinnedBuffer<LevelCounters> h_counters;
+  /// kLevelLogCapacity records each. Device-driven runs write d_level_log as they go and copy
+  /// their records into the mapped h_level_log at the end; the host reads it after the run's
+  /// synchronization.
+  DeviceBuffer<DeviceLevelRecord> d_level_log;
+  PinnedBuffer<DeviceLevelRecord> h_level_log;
   int multiprocessors = 0;
 
  private:
@@ -96,9 +154,11 @@ class BfsBuffers {
   // Staging for the moves and collect(): 3 * |V| words, [order | distance | parent] per slice.
   DeviceBuffer<std::uint32_t> d_stage_;
   PinnedBuffer<std::uint32_t> h_stage_;
+  DeviceBuffer<std::uint32_t> d_frontier_bits_;
 };
 
-/// Bytes of device memory a BfsBuffers (and the privatized_queue scan buffer) needs for graph.
+/// Bytes of device memory a BfsBuffers (and the privatized_queue scan buffer) needs for graph,
+/// including the reverse CSR of a directed graph.
 std::size_t device_bytes_needed(const Graph& graph);
 
 }  // namespace abfs::detail

@@ -64,15 +64,16 @@ class DeviceBuffer {
   std::size_t size_ = 0;
 };
 
-/// Typed, move-only page-locked host array (cudaHostAlloc), for asynchronous transfers.
+/// Typed, move-only page-locked host array (cudaHostAlloc), for asynchronous transfers; with
+/// flags = cudaHostAllocMapped, kernels also write it directly (same pointer, unified addressing).
 template <class T>
 class PinnedBuffer {
  public:
   PinnedBuffer() = default;
   /// @throws OutOfMemory with the bytes requested.
-  explicit PinnedBuffer(std::size_t count) : size_(count) {
+  explicit PinnedBuffer(std::size_t count, unsigned int flags = cudaHostAllocDefault) : size_(count) {
     if (count == 0) return;
-    const cudaError_t status = cudaHostAlloc(reinterpret_cast<void**>(&data_), count * sizeof(T), cudaHostAllocDefault);
+    const cudaError_t status = cudaHostAlloc(reinterpret_cast<void**>(&data_), count * sizeof(T), flags);
     if (status == cudaErrorMemoryAllocation) {
       (void)cudaGetLastError();
       throw OutOfMemory("pinned host allocation of " + std::to_string(count * sizeof(T)) + " bytes failed",

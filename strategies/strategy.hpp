@@ -19,7 +19,9 @@ enum class Location { Host, Device };
 /// How a frontier is represented: a queue (slice of the visit order) or a bitmap.
 enum class FrontierRepresentation { Queue, Bitmap };
 
-/// What a strategy consumes and produces, so the executor can insert conversions.
+/// What a strategy consumes and produces, so the executor can insert conversions. The visit
+/// order (queue) is always extended: a strategy that produces Bitmap leaves the next frontier as
+/// a queue slice *and* as the frontier bitmap of the next level's parity.
 struct FrontierIo {
   FrontierRepresentation consumes = FrontierRepresentation::Queue;
   Location consumes_at = Location::Host;
@@ -33,6 +35,7 @@ struct FrontierState {
   VertexId frontier_vertices = 0;  ///< |F|
   EdgeOffset frontier_edges = 0;   ///< arcs out of F
   VertexId unvisited_vertices = 0;
+  EdgeOffset unexplored_edges = 0;  ///< arcs out of unvisited vertices (Beamer's m_u)
   FrontierRepresentation representation = FrontierRepresentation::Queue;
   Location location = Location::Host;
 };
@@ -49,23 +52,32 @@ struct CostFeatures {
 };
 
 /// One level's inputs: the frontier is order[frontier_begin, frontier_end) at the strategy's
-/// consumed location; the next frontier is appended at frontier_end.
+/// consumed location (and, for Bitmap consumers, frontier_bits(level & 1)); the next frontier is
+/// appended at frontier_end.
 struct LevelContext {
   detail::BfsBuffers& buffers;
   int level = 0;
   VertexId frontier_begin = 0;
   VertexId frontier_end = 0;
   EdgeOffset frontier_edges = 0;
+  /// Device-driven strategies advance at most this many levels (>= 1) before returning.
+  int max_levels = 1 << 30;
 };
 
-/// What a strategy did.
+/// What a strategy did. A device-driven run advances several levels: the frontier it stops at
+/// is the last next_frontier_vertices entries of the visit order.
 struct LevelOutcome {
   int levels_advanced = 1;
   VertexId next_frontier_vertices = 0;
   EdgeOffset next_frontier_edges = 0;  ///< arcs out of the new frontier
-  EdgeOffset edges_examined = 0;
-  double device_us = 0.0;             ///< CUDA-event time of the level's GPU work
+  EdgeOffset edges_examined = 0;      ///< arcs out of the frontiers expanded (all levels advanced)
+  double device_us = 0.0;             ///< CUDA-event time of the run's GPU work
   unsigned int overflow_pushes = 0;   ///< queue overflows taken by the slow path
+  /// Device-driven runs: levels_advanced records (host memory of the buffers, valid until the
+  /// next run), one per level advanced; nullptr for single-level strategies.
+  const detail::DeviceLevelRecord* level_records = nullptr;
+  /// Device-driven runs: why the run stopped before the BFS ended (nullptr if it ended).
+  const char* stop_reason = nullptr;
 };
 
 class Strategy {
@@ -96,7 +108,10 @@ struct RegistryEntry {
 const std::vector<RegistryEntry>& registry();
 
 std::unique_ptr<Strategy> make_cpu_expand();
+std::unique_ptr<Strategy> make_one_block();
+std::unique_ptr<Strategy> make_dynamic_parallel();
 std::unique_ptr<Strategy> make_privatized_queue();
+std::unique_ptr<Strategy> make_gather_pull();
 
 /// Launch parameters of privatized_queue, printable and runtime-settable.
 struct PrivatizedQueueConfig {
@@ -108,5 +123,27 @@ struct PrivatizedQueueConfig {
 };
 /// privatized_queue with a non-default config (tests use a tiny w-queue to force overflow).
 std::unique_ptr<Strategy> make_privatized_queue(const PrivatizedQueueConfig& config);
+
+/// Launch parameters of the one-block level loop (one_block, and dynamic_parallel's small
+/// levels). The block queue holds 32 * wqueue_capacity vertices: the largest frontier the loop
+/// keeps; a larger one ends the run and is handed over.
+struct BlockLoopConfig {
+  /// Slots per w-queue (32 per-lane w-queues). 128: 4,096 b-queue slots, 32 KiB of shared memory
+  /// (w-queues + b-queue), under the 48 KiB a device-side launch gets without an opt-in.
+  unsigned int wqueue_capacity = 128;
+  /// A frontier with more arcs than this is handed over even if it fits: one SM's bandwidth.
+  /// 8192, the rule's small-frontier bound (H100, 2026-11-22: a kron:22 level of 4 vertices and
+  /// 31,588 arcs took 21.7 ms when one thread scanned each vertex; the loop now spreads hubs over
+  /// the block, but one SM still loses to a grid well before 64 Ki arcs).
+  EdgeOffset max_frontier_edges = 8192;
+};
+std::unique_ptr<Strategy> make_one_block(const BlockLoopConfig& config);
+
+/// Launch parameters of dynamic_parallel.
+struct DynamicParallelConfig {
+  /// The one-block loop that carries the levels whose frontier fits it.
+  BlockLoopConfig block_loop;
+};
+std::unique_ptr<Strategy> make_dynamic_parallel(const DynamicParallelConfig& config);
 
 }  // namespace abfs::strategies

@@ -94,17 +94,22 @@ inline std::vector<Case> edge_case_graphs() {
   return cases;
 }
 
-/// The check every BFS result gets: Graph500 validation and the reference BFS's distances.
-inline void check_bfs(const Graph& graph, VertexId source, const BfsResult& result) {
+/// The check every BFS result gets: Graph500 validation and the reference BFS's distances
+/// (reference = reference_bfs(graph, source), computed once per source by callers that check
+/// several results).
+inline void check_bfs(const Graph& graph, VertexId source, const BfsResult& result, const BfsTree& reference) {
   const ValidationResult v = validate_bfs(graph, source, result.distances, result.parents);
   INFO("graph " << graph.name() << ", source " << source << ": " << v.problem);
   REQUIRE(v.ok);
-  const BfsTree reference = reference_bfs(graph, source);
   REQUIRE(result.distances == reference.distances);
   VertexId reached = 0;
   for (auto d : reference.distances) reached += d >= 0;
   CHECK(result.vertices_reached == reached);
   CHECK(result.edges_traversed == traversed_edges(graph, reference.distances));
+}
+
+inline void check_bfs(const Graph& graph, VertexId source, const BfsResult& result) {
+  check_bfs(graph, source, result, reference_bfs(graph, source));
 }
 
 /// k deterministic sources with out-degree > 0 (or vertex 0 if none has).

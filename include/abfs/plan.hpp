@@ -19,20 +19,32 @@
 
 namespace abfs {
 
-/// The built-in per-level rule used until calibrated cost models exist: expand on the host
-/// while the frontier is small, on the GPU otherwise.
+/// The built-in per-level rule used until calibrated cost models exist. Top-down levels with a
+/// small frontier run in the one-block loop (or on the host), large ones in privatized_queue;
+/// the direction switches to bottom-up (gather_pull) and back by Beamer's rule.
+/// @see Beamer, Asanovic, Patterson, "Direction-optimizing breadth-first search", SC 2012.
 struct SwitchRule {
   /// Levels whose frontier has fewer arcs than this run on the host (cpu_expand).
   /// 8192: on the H100 with its 16-core host (2026-11-22, email-Enron and kron:22 logs in
   /// docs/PERFORMANCE.md), a host-driven GPU level costs ~35-45 us (CUB scan, expand, copy-back,
   /// sync) and serial host expansion ~6 ns per arc, so they break even near 7,000 arcs.
   EdgeOffset cpu_max_frontier_edges = 8192;
+  /// Small frontiers run in one_block (many levels per launch) instead of on the host when the
+  /// plan has a device.
+  bool block_loop_for_small = true;
+  /// Go bottom-up when the frontier's arcs exceed the unexplored arcs / pull_alpha
+  /// (Beamer's alpha; 14 in the paper).
+  double pull_alpha = 14.0;
+  /// Go back top-down when the frontier has fewer than |V| / push_beta vertices (Beamer's beta;
+  /// 24 in the paper).
+  double push_beta = 24.0;
 };
 
 /// What plan_bfs may do.
 struct PlanOptions {
   /// "auto" applies the SwitchRule per level; a strategy name forces that strategy on every
-  /// level (see strategy_names()).
+  /// level where it is applicable (see strategy_names()); elsewhere the SwitchRule decides and
+  /// the level log says why.
   std::string strategy = "auto";
   /// If non-empty, level L runs schedule[L % size] (testing every switch and conversion).
   std::vector<std::string> schedule;

@@ -1,5 +1,6 @@
-// The executor with a device: forced strategies, schedules that switch at every level (covering
-// host -> device and device -> host conversions in both orders), and the built-in rule.
+// The executor with a device: the built-in rule, every strategy forced, and schedules that
+// alternate every pair of strategies level by level, so that every ordered switch (and with it
+// every conversion: host <-> device, queue -> bitmap, multi-level runs cut to one level) is taken.
 
 #include <abfs/plan.hpp>
 
@@ -7,46 +8,57 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
 namespace {
 
 struct Mode {
-  const char* name;
+  std::string name;
   abfs::PlanOptions options;
 };
 
+/// "auto", each strategy forced, and {a, b} alternation for every unordered pair (which runs
+/// a -> b and b -> a on every BFS of three or more levels).
 std::vector<Mode> modes() {
   std::vector<Mode> m;
   m.push_back({"auto", {}});
-  abfs::PlanOptions forced;
-  forced.strategy = "privatized_queue";
-  m.push_back({"forced privatized_queue", forced});
-  abfs::PlanOptions host_first;
-  host_first.schedule = {"cpu_expand", "privatized_queue"};
-  m.push_back({"alternate, host first", host_first});
-  abfs::PlanOptions device_first;
-  device_first.schedule = {"privatized_queue", "cpu_expand"};
-  m.push_back({"alternate, device first", device_first});
-  abfs::PlanOptions runs;
-  runs.schedule = {"privatized_queue", "privatized_queue", "cpu_expand", "cpu_expand", "privatized_queue"};
-  m.push_back({"runs of two", runs});
-  abfs::PlanOptions zero;
-  zero.rule.cpu_max_frontier_edges = 0;
-  m.push_back({"rule: device always", zero});
+  abfs::PlanOptions host_small;
+  host_small.rule.block_loop_for_small = false;
+  m.push_back({"auto, small frontiers on the host", host_small});
+  const std::vector<std::string> names = abfs::strategy_names();
+  for (const auto& name : names) {
+    abfs::PlanOptions forced;
+    forced.strategy = name;
+    m.push_back({"forced " + name, forced});
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    for (std::size_t j = i + 1; j < names.size(); ++j) {
+      abfs::PlanOptions pair;
+      pair.schedule = {names[i], names[j]};
+      m.push_back({"alternate " + names[i] + ", " + names[j], pair});
+    }
+  }
   return m;
 }
 
 void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& sources) {
+  std::vector<abfs::BfsTree> references;
+  for (abfs::VertexId s : sources) references.push_back(abfs::reference_bfs(g, s));
   for (const auto& mode : modes()) {
     CAPTURE(mode.name);
     abfs::Plan plan = abfs::plan_bfs(g, mode.options);
     CHECK(plan.warnings().empty());
     abfs::BfsResult r;
-    for (abfs::VertexId s : sources) {
-      plan.execute(s, r);  // one plan and result reused across sources
-      abfs::test::check_bfs(g, s, r);
-      if (!mode.options.schedule.empty()) {
-        for (const auto& level : r.levels) {
-          CHECK(level.strategy == mode.options.schedule[static_cast<std::size_t>(level.level) % mode.options.schedule.size()]);
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+      plan.execute(sources[k], r);  // one plan and result reused across sources
+      abfs::test::check_bfs(g, sources[k], r, references[k]);
+      int expected_level = 0;
+      for (const auto& level : r.levels) {
+        CHECK(level.level == expected_level++);  // one record per level, multi-level runs included
+        if (!mode.options.schedule.empty()) {
+          const auto& schedule = mode.options.schedule;
+          const std::string& planned = schedule[static_cast<std::size_t>(level.level) % schedule.size()];
+          CHECK((level.strategy == planned || level.reason.find(planned + " not applicable") == 0));
         }
       }
     }
@@ -55,7 +67,7 @@ void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& source
 
 }  // namespace
 
-TEST_CASE("executor with a device is correct on every edge case under every schedule") {
+TEST_CASE("executor with a device is correct on every edge case under every mode") {
   for (const auto& c : abfs::test::edge_case_graphs()) {
     CAPTURE(c.name);
     check_modes(c.graph, {c.source, c.source});
@@ -67,29 +79,68 @@ TEST_CASE("executor with a device is correct on generated graphs") {
   check_modes(kron, abfs::test::sample_sources(kron, 3));
   const abfs::Graph uniform = abfs::generate_uniform(100000, 8, 3);
   check_modes(uniform, abfs::test::sample_sources(uniform, 3));
+  check_modes(abfs::generate_grid(200, 300), {0, 30150});
 }
 
-TEST_CASE("the built-in rule puts small frontiers on the host and large ones on the device") {
+TEST_CASE("the built-in rule goes bottom-up on the middle levels of a Kronecker graph") {
   const abfs::Graph g = abfs::generate_kronecker(16, 16, 2);
   abfs::Plan plan = abfs::plan_bfs(g);
   const abfs::BfsResult r = plan.execute(abfs::test::sample_sources(g, 1).front());
-  bool host = false, device = false;
+  std::set<std::string> used;
   for (const auto& level : r.levels) {
-    const bool small = level.frontier_edges < abfs::SwitchRule{}.cpu_max_frontier_edges;
-    CHECK(level.strategy == (small ? "cpu_expand" : "privatized_queue"));
-    host |= small;
-    device |= !small;
+    used.insert(level.strategy);
+    if (level.frontier_edges < abfs::SwitchRule{}.cpu_max_frontier_edges && level.strategy != "gather_pull") {
+      CHECK(level.strategy == "one_block");
+    }
   }
-  CHECK(host);
-  CHECK(device);
+  CHECK(used.count("gather_pull") == 1);
 }
 
-TEST_CASE("executor with a device is correct on every real graph (skipped without ../shared/data)") {
-  abfs::LoadOptions load;
-  load.use_cache = false;
+TEST_CASE("a forced strategy that is not applicable is replaced for that level, and the log says why") {
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> star;
+  for (abfs::VertexId v = 1; v < 5001; ++v) star.push_back({0, v});  // 5,000 arcs: one_block takes level 0
+  const abfs::Graph g = abfs::test::make_graph(5001, star, false);
+  abfs::PlanOptions options;
+  options.strategy = "one_block";
+  abfs::Plan plan = abfs::plan_bfs(g, options);
+  const abfs::BfsResult r = plan.execute(0);
+  abfs::test::check_bfs(g, 0, r);
+  REQUIRE(r.levels.size() == 2);
+  CHECK(r.levels[0].strategy == "one_block");
+  CHECK(r.levels[0].reason.find("handed over") != std::string::npos);
+  CHECK(r.levels[1].strategy != "one_block");  // 5,000 vertices do not fit its 4,096 slots
+  CHECK(r.levels[1].reason.find("one_block not applicable") == 0);
+}
+
+TEST_CASE("executor with a device is correct on every real graph, directed and undirected, 20 sources "
+          "(skipped without ../shared/data)") {
   for (const auto& path : abfs::test::real_graph_paths()) {
-    CAPTURE(path);
-    const abfs::Graph g = abfs::load_graph(path, load);
-    check_modes(g, abfs::test::sample_sources(g, 2));
+    abfs::LoadOptions load;
+    load.use_cache = false;
+    std::vector<abfs::Graph> variants{abfs::load_graph(path, load)};
+    if (variants.front().directed()) {
+      load.symmetrize = true;
+      variants.push_back(abfs::load_graph(path, load));
+    }
+    for (const abfs::Graph& g : variants) {
+      CAPTURE(path);
+      CAPTURE(g.directed());
+      const std::vector<abfs::VertexId> sources = abfs::test::sample_sources(g, 20);
+      std::vector<abfs::BfsTree> references;
+      for (abfs::VertexId s : sources) references.push_back(abfs::reference_bfs(g, s));
+      const std::vector<Mode> all = modes();
+      // Every mode on 4 of the sources; auto and the forced strategies on all 20.
+      for (std::size_t m = 0; m < all.size(); ++m) {
+        CAPTURE(all[m].name);
+        abfs::Plan plan = abfs::plan_bfs(g, all[m].options);
+        abfs::BfsResult r;
+        const bool everywhere = all[m].options.schedule.empty();
+        for (std::size_t k = 0; k < sources.size(); ++k) {
+          if (!everywhere && k % 5 != m % 5) continue;
+          plan.execute(sources[k], r);
+          abfs::test::check_bfs(g, sources[k], r, references[k]);
+        }
+      }
+    }
   }
 }

@@ -62,7 +62,7 @@ TEST_CASE("bad plan and execute arguments are clear errors") {
   CHECK_THROWS_WITH_AS(plan.execute(16), doctest::Contains("out of range"), abfs::InvalidArgument);
   abfs::Plan empty = abfs::plan_bfs(abfs::Graph(), host_only());
   CHECK_THROWS_AS(empty.execute(0), abfs::InvalidArgument);
-  CHECK(abfs::strategy_names() == std::vector<std::string>{"cpu_expand", "privatized_queue"});
+  CHECK(abfs::strategy_names() == std::vector<std::string>{"cpu_expand", "one_block", "dynamic_parallel", "privatized_queue", "gather_pull"});
 }
 
 TEST_CASE("the plan.hpp docstring example compiles and runs") {

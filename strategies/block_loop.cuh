@@ -1,0 +1,326 @@
+#pragma once
+// The one-block level loop shared by one_block and dynamic_parallel: a single thread block runs
+// level after level of top-down BFS with __syncthreads() between levels, holding the frontier in
+// shared memory (the lecture's "Kernel 1: small-sized frontiers"; Luo, Wong, Hwu, DAC 2010).
+//
+// Per level:
+//  1. Each thread expands frontier vertices from the b-queue (shared memory), claims unvisited
+//     neighbours with atomicOr on the global visited bitmap, and pushes them into the w-queue of
+//     its lane: 32 w-queues, slot j of w-queue q at j * 32 + q, so a warp's pushes hit 32 banks.
+//     A push into a full w-queue spills to a global scratch list (the frontier no longer fits).
+//  2. Warp 0 scans the w-queue sizes (and resets them for the next level).
+//  3. The w-queues are concatenated into the b-queue, the next frontier, and written (with the
+//     spills) to the visit order. The block owns the order's tail, so no global atomic is needed.
+// Three barriers per level; no launch and no host round trip. The run stops when the frontier is
+// empty, when it spilled or has more arcs than the config allows (the level is complete in the
+// visit order, so nothing is lost: the caller hands it over), or when max_levels are done.
+
+#include "runtime/bfs_buffers.hpp"
+#include "strategies/strategy.hpp"
+
+#include <cstdint>
+
+namespace abfs::strategies::detail_block {
+
+/// Threads of the loop's block. 512: a road network's frontier rarely exceeds a few hundred
+/// vertices, and fewer warps make each barrier cheaper.
+constexpr int kBlockThreads = 512;
+constexpr int kWQueues = 32;
+/// Frontier vertices with more arcs than this are expanded by the whole block, not one thread.
+constexpr EdgeOffset kBigDegree = 64;
+/// At most this many such vertices per level go to the block (the rest stay with their thread).
+constexpr unsigned int kBigListCapacity = 128;
+
+/// What the loop reads and writes. Shapes as in runtime/bfs_buffers.hpp; spill: |V| scratch ids.
+struct BlockLoopArgs {
+  const EdgeOffset* row_offsets;
+  const VertexId* column_indices;
+  std::uint32_t* visited;
+  std::int32_t* dist;
+  VertexId* parent;
+  VertexId* order;
+  VertexId* spill;
+  detail::LevelCounters* counters;
+  detail::DeviceLevelRecord* level_log;       ///< device memory, kLevelLogCapacity records
+  detail::DeviceLevelRecord* host_level_log;  ///< mapped host memory, the same shape
+  unsigned int wqueue_capacity;          ///< slots per w-queue; the b-queue holds 32 times that
+  EdgeOffset max_frontier_edges;
+  /// ceil(|V|/32) when the visited bitmap is copied into shared memory for the run (the claims
+  /// are then shared-memory atomics, and the bitmap is written back at the end); 0 otherwise.
+  unsigned int shared_visited_words;
+};
+
+/// Where the loop stopped: the frontier order[frontier_begin, frontier_end) of level, with
+/// frontier_edges arcs; log_index records were written.
+struct BlockLoopEnd {
+  VertexId frontier_begin;
+  VertexId frontier_end;
+  EdgeOffset frontier_edges;
+  int level;
+  unsigned int log_index;
+  detail::DeviceStop stop;
+};
+
+/// Whether a frontier of frontier_size vertices and frontier_edges arcs stays in the loop.
+__host__ __device__ inline bool fits_block_queue(VertexId frontier_size, EdgeOffset frontier_edges,
+                                                 unsigned int wqueue_capacity, EdgeOffset max_frontier_edges) {
+  return frontier_size <= kWQueues * wqueue_capacity && frontier_edges <= max_frontier_edges;
+}
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/// Claims v for the next level (level + 1) with parent u and pushes it into the w-queue of lane
+/// (or the spill list when that w-queue is full). visited: the shared-memory copy of the
+/// bitmap when it fits, else the global one.
+__device__ __forceinline__ void claim_and_push(const BlockLoopArgs& a, std::uint32_t* visited, VertexId u, VertexId v,
+                                               int level, VertexId* wqueues, unsigned int* wqueue_size,
+                                               unsigned int* spill_size, unsigned int lane) {
+  // No plain-read filter before the atomic: in the small frontiers of this loop latency, not
+  // atomic throughput, is the cost, and the atomic is one round trip either way.
+  const std::uint32_t bit = 1u << (v & 31);
+  if ((atomicOr(visited + (v >> 5), bit) & bit) != 0) return;
+  a.dist[v] = level + 1;
+  a.parent[v] = u;
+  const unsigned int slot = atomicAdd(&wqueue_size[lane], 1u);
+  if (slot < a.wqueue_capacity) {
+    wqueues[slot * kWQueues + lane] = v;
+  } else {
+    a.spill[atomicAdd(spill_size, 1u)] = v;
+  }
+}
+
+/// Runs levels from the frontier order[frontier_begin, frontier_end) (at most 32 *
+/// wqueue_capacity vertices) of level, writing level records from log_index on, until a stop
+/// condition or until log_limit records exist. Must be called by all kBlockThreads threads of a
+/// one-block grid with block_loop_shared_bytes(a) bytes of dynamic shared memory. start_ns: when
+/// the first level started (its launch included). The result is the same in every thread.
+///
+/// A level's arcs are summed before it is expanded, from the row offsets the expansion loads
+/// anyway, so no lookup of the new vertices' degrees sits on the critical path of the level that
+/// finds them; a frontier with more than max_frontier_edges arcs ends the run unexpanded.
+__device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a, VertexId frontier_begin,
+                                                          VertexId frontier_end, int level, unsigned int log_index,
+                                                          unsigned int log_limit, unsigned long long start_ns) {
+  extern __shared__ std::uint32_t block_shared[];
+  const unsigned int capacity = a.wqueue_capacity;
+  VertexId* wqueues = block_shared;                      // [capacity][32], interleaved
+  VertexId* bqueue = block_shared + capacity * kWQueues;  // [32 * capacity]: the frontier
+  std::uint32_t* shared_visited = block_shared + 2 * capacity * kWQueues;  // shared_visited_words
+  __shared__ unsigned int wqueue_size[kWQueues];
+  __shared__ unsigned int wqueue_count[kWQueues];
+  __shared__ unsigned int wqueue_offset[kWQueues];
+  __shared__ unsigned int longest_wqueue;
+  __shared__ unsigned int spill_size;
+  __shared__ unsigned int spilled;
+  __shared__ unsigned int queued;
+  __shared__ unsigned int big_count;
+  __shared__ VertexId big[kBigListCapacity];      // frontier vertices expanded by the whole block
+  __shared__ unsigned long long level_edges[2];  // arcs out of the frontier being expanded, by parity
+
+  const unsigned int lane = threadIdx.x % 32;
+  const unsigned int first_log_index = log_index;
+  std::uint32_t* visited = a.visited;
+  if (a.shared_visited_words > 0) {
+    for (unsigned int w = threadIdx.x; w < a.shared_visited_words; w += kBlockThreads) shared_visited[w] = a.visited[w];
+    visited = shared_visited;
+  }
+  VertexId frontier_size = frontier_end - frontier_begin;
+  for (VertexId i = threadIdx.x; i < frontier_size; i += kBlockThreads) bqueue[i] = a.order[frontier_begin + i];
+  if (threadIdx.x < kWQueues) wqueue_size[threadIdx.x] = 0;
+  if (threadIdx.x == 0) {
+    spill_size = 0;
+    big_count = 0;
+    level_edges[0] = level_edges[1] = 0;
+  }
+  __syncthreads();
+
+  VertexId tail = frontier_end;
+  unsigned long long level_start = start_ns;
+  BlockLoopEnd end{};
+  for (;;) {
+    const unsigned int parity = static_cast<unsigned int>(level) & 1u;
+    // 1a. The frontier's arcs, from the row offsets its expansion reads anyway (they stay in L1):
+    //     a frontier with more arcs than one SM should take ends the run before it is expanded.
+    unsigned long long arcs = 0;
+    for (VertexId i = threadIdx.x; i < frontier_size; i += kBlockThreads) {
+      const VertexId u = bqueue[i];
+      arcs += a.row_offsets[u + 1] - a.row_offsets[u];
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) arcs += __shfl_down_sync(0xFFFFFFFFu, arcs, d);
+    if (lane == 0 && arcs > 0) atomicAdd(&level_edges[parity], arcs);
+    __syncthreads();
+    const EdgeOffset frontier_arcs = level_edges[parity];
+    if (log_index > first_log_index && frontier_arcs > a.max_frontier_edges) {  // uniform
+      end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index,
+                         detail::DeviceStop::FrontierTooLarge};
+      break;
+    }
+
+    // 1b. Expand the b-queue into the w-queues: a thread per frontier vertex, except that
+    //     vertices with many arcs are listed for the whole block (a serial scan of a hub's arcs
+    //     would stall the level; Merrill, Garland, Grimshaw, PPoPP 2012, CTA-wide gathering).
+    for (VertexId i = threadIdx.x; i < frontier_size; i += kBlockThreads) {
+      const VertexId u = bqueue[i];
+      const EdgeOffset first = a.row_offsets[u];
+      const EdgeOffset stop = a.row_offsets[u + 1];
+      if (stop - first > kBigDegree) {
+        const unsigned int slot = atomicAdd(&big_count, 1u);
+        if (slot < kBigListCapacity) {
+          big[slot] = u;
+          continue;
+        }
+      }
+      for (EdgeOffset e = first; e < stop; ++e) {
+        claim_and_push(a, visited, u, a.column_indices[e], level, wqueues, wqueue_size, &spill_size, lane);
+      }
+    }
+    __syncthreads();
+    const unsigned int bigs = min(big_count, kBigListCapacity);
+    if (bigs > 0) {  // uniform: read after the barrier
+      for (unsigned int k = 0; k < bigs; ++k) {
+        const VertexId u = big[k];
+        for (EdgeOffset e = a.row_offsets[u] + threadIdx.x, stop = a.row_offsets[u + 1]; e < stop;
+             e += kBlockThreads) {
+          claim_and_push(a, visited, u, a.column_indices[e], level, wqueues, wqueue_size, &spill_size, lane);
+        }
+      }
+      __syncthreads();
+    }
+
+    // 2. Warp 0 scans the w-queue sizes and resets the counters for the next level.
+    if (threadIdx.x < 32) {
+      const unsigned int size = min(wqueue_size[lane], capacity);
+      unsigned int inclusive = size;
+#pragma unroll
+      for (int d = 1; d < 32; d <<= 1) {
+        const unsigned int up = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
+        if (lane >= static_cast<unsigned int>(d)) inclusive += up;
+      }
+      const unsigned int longest = __reduce_max_sync(0xFFFFFFFFu, size);
+      wqueue_count[lane] = size;
+      wqueue_offset[lane] = inclusive - size;
+      wqueue_size[lane] = 0;
+      if (lane == 31) {
+        queued = inclusive;
+        longest_wqueue = longest;
+        spilled = spill_size;
+        spill_size = 0;
+        level_edges[parity ^ 1u] = 0;
+      }
+    }
+    __syncthreads();
+
+    // 3. w-queues -> b-queue (row-major reads: consecutive threads, consecutive banks) and the
+    //    visit order; spills after them.
+    const VertexId next_size = queued + spilled;
+    for (unsigned int idx = threadIdx.x; idx < longest_wqueue * kWQueues; idx += kBlockThreads) {
+      const unsigned int q = idx % kWQueues;
+      const unsigned int j = idx / kWQueues;
+      if (j < wqueue_count[q]) {
+        const VertexId v = wqueues[idx];
+        bqueue[wqueue_offset[q] + j] = v;
+        a.order[tail + wqueue_offset[q] + j] = v;
+      }
+    }
+    for (unsigned int k = threadIdx.x; k < spilled; k += kBlockThreads) a.order[tail + queued + k] = a.spill[k];
+    const bool spilled_any = spilled > 0;
+    if (threadIdx.x == 0) {
+      big_count = 0;  // every thread read it before the barrier above
+      const unsigned long long now = global_ns();
+      a.level_log[log_index] = detail::DeviceLevelRecord{frontier_size, 0u, frontier_arcs, level_start, now};
+      level_start = now;
+    }
+    __syncthreads();  // the b-queue holds the next frontier; queued and spilled read
+
+    ++log_index;
+    ++level;
+    const VertexId next_begin = tail;
+    tail += next_size;
+    frontier_size = next_size;
+    end = BlockLoopEnd{next_begin, tail, 0, level, log_index, detail::DeviceStop::FrontierEmpty};
+    if (next_size == 0) break;
+    if (spilled_any || next_size > kWQueues * capacity) {
+      end.stop = detail::DeviceStop::FrontierTooLarge;
+      break;
+    }
+    if (log_index >= log_limit) {
+      end.stop = detail::DeviceStop::LevelCap;
+      break;
+    }
+  }
+  // Hand-over after a level: the arcs out of the frontier the loop stops at (its vertices are in
+  // the order).
+  if (end.stop != detail::DeviceStop::FrontierEmpty && end.frontier_edges == 0) {
+    unsigned long long arcs = 0;
+    for (VertexId i = end.frontier_begin + threadIdx.x; i < end.frontier_end; i += kBlockThreads) {
+      const VertexId v = a.order[i];
+      arcs += a.row_offsets[v + 1] - a.row_offsets[v];
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) arcs += __shfl_down_sync(0xFFFFFFFFu, arcs, d);
+    unsigned long long* total = &level_edges[static_cast<unsigned int>(level) & 1u];  // zeroed in phase 2
+    if (lane == 0 && arcs > 0) atomicAdd(total, arcs);
+    __syncthreads();
+    end.frontier_edges = *total;
+  }
+  if (a.shared_visited_words > 0) {
+    for (unsigned int w = threadIdx.x; w < a.shared_visited_words; w += kBlockThreads) a.visited[w] = shared_visited[w];
+  }
+  // The records were written to device memory (one L2 store per level); hand them to the host
+  // in one coalesced pass through the mapped log.
+  for (unsigned int k = first_log_index + threadIdx.x; k < log_index; k += kBlockThreads) {
+    a.host_level_log[k] = a.level_log[k];
+  }
+  return end;
+}
+
+/// Dynamic shared memory the loop needs: w-queues and b-queue, plus the visited bitmap when it
+/// is kept in shared memory.
+__host__ __device__ inline std::size_t block_loop_shared_bytes(unsigned int wqueue_capacity,
+                                                               unsigned int shared_visited_words) {
+  return (2u * kWQueues * wqueue_capacity + shared_visited_words) * sizeof(std::uint32_t);
+}
+
+/// Host side of a device-driven run, after its synchronization: fills out (levels advanced, the
+/// frontier it stopped at, arcs examined, stop reason) from the counters and the level log.
+/// @throws CudaError if a device-side launch failed.
+inline void read_device_run(const LevelContext& c, LevelOutcome& out) {
+  const detail::BfsBuffers& b = c.buffers;
+  const detail::LevelCounters& counters = *b.h_counters.data();
+  if (counters.stop == static_cast<unsigned int>(detail::DeviceStop::LaunchFailed)) {
+    const auto code = static_cast<cudaError_t>(counters.launch_error);
+    throw CudaError(std::string("a device-side launch (cudaStreamTailLaunch) failed after ") +
+                        std::to_string(counters.levels) + " levels: " + cudaGetErrorName(code) + ": " +
+                        cudaGetErrorString(code),
+                    static_cast<int>(code));
+  }
+  const detail::DeviceLevelRecord* log = b.h_level_log.data();
+  out.levels_advanced = static_cast<int>(counters.levels);
+  out.level_records = log;
+  VertexId last_begin = c.frontier_end;
+  EdgeOffset examined = 0;
+  for (unsigned int k = 0; k < counters.levels; ++k) {
+    examined += log[k].frontier_edges;
+    if (k > 0) last_begin += log[k].frontier_vertices;
+  }
+  out.edges_examined = examined;
+  out.next_frontier_vertices = counters.order_tail - last_begin;
+  out.next_frontier_edges = counters.final_edges;
+  switch (static_cast<detail::DeviceStop>(counters.stop)) {
+    case detail::DeviceStop::FrontierTooLarge:
+      out.stop_reason = "frontier outgrew the block queue";
+      break;
+    case detail::DeviceStop::LevelCap:
+      out.stop_reason = "level budget used up";
+      break;
+    default:
+      out.stop_reason = nullptr;
+  }
+}
+
+}  // namespace abfs::strategies::detail_block

@@ -1,0 +1,259 @@
+// dynamic_parallel: a device-driven level loop with CUDA dynamic parallelism (CDP2).
+//
+// The host launches once and synchronizes once; the device chains the levels. Each level is one
+// of two kernels, and the level that finishes chooses and tail-launches (cudaStreamTailLaunch:
+// starts when the launching grid has completed, so no device-side synchronization is needed)
+// the next one, sized from the frontier it just produced:
+//  - dp_block_levels: the one-block level loop of block_loop.cuh, for frontiers that fit its
+//    b-queue; it runs many levels in one launch. When the frontier outgrows the b-queue it
+//    tail-launches dp_grid_level: the lecture's "launch Kernel 2 from Kernel 1 when the frontier
+//    size threshold is exceeded".
+//  - dp_grid_level: one multi-block top-down level, one thread per frontier vertex, a b-queue
+//    per block in shared memory and one global atomic per block. The last block to finish (a
+//    ticket counter) reads the new frontier's size and arcs and tail-launches either another
+//    dp_grid_level with ceil(|F| / threads) blocks or, when the frontier fits, dp_block_levels.
+// The run ends when the frontier is empty or the level budget (or level log) is used up.
+//
+// Wins for mid-size frontiers over many levels, where host round trips would dominate. A tail
+// launch costs ~11 us per link on the H100 (brief, 2026-11), no better than the host's ~15 us
+// round trip, so the one-block loop carries the small levels. Decisions on the device are
+// simple thresholds; there is no bottom-up step and no edge balancing (thread per vertex).
+// Cost features: 1 host launch + 1 host round trip per run; per grid level one device launch,
+// the frontier's arcs scanned, one atomic per arc and per block.
+// @see Luo, Wong, Hwu, DAC 2010 (hierarchical kernel arrangement); NVIDIA, CUDA Programming
+//      Guide, "CUDA Dynamic Parallelism" (CDP2, tail launch).
+
+#include "strategies/block_loop.cuh"
+#include "strategies/strategy.hpp"
+
+#include <cub/block/block_reduce.cuh>
+
+#include <algorithm>
+
+namespace abfs::strategies {
+namespace {
+
+using detail_block::BlockLoopArgs;
+using detail_block::kBlockThreads;
+
+constexpr int kGridThreads = 256;  // threads per dp_grid_level block (compile-time: reductions)
+constexpr int kGridQueue = 4 * kGridThreads;  // b-queue slots per block; beyond, one atomic per push
+
+/// Everything a link of the chain needs to launch the next one.
+struct DpArgs {
+  BlockLoopArgs loop;
+  unsigned int log_limit;       ///< stop after this many levels (records)
+  std::size_t block_shared_bytes;
+};
+
+/// Ends the run: the frontier is order[.., tail) of level, with edges arcs.
+__device__ void finish(const DpArgs& a, unsigned int levels, int level, EdgeOffset edges, detail::DeviceStop stop,
+                       cudaError_t error) {
+  detail::LevelCounters* c = a.loop.counters;
+  c->final_edges = edges;
+  c->levels = levels;
+  c->stop = static_cast<unsigned int>(stop);
+  c->launch_error = static_cast<unsigned int>(error);
+  c->next_edges[static_cast<unsigned int>(level) & 1u] = 0;  // the protocol in bfs_buffers.hpp
+}
+
+__global__ void dp_grid_level(DpArgs a, VertexId frontier_begin, VertexId frontier_end, EdgeOffset frontier_edges,
+                              int level, unsigned int log_index, unsigned long long start_ns);
+
+/// The one-block loop as a link of the chain (one block of kBlockThreads threads).
+__global__ void __launch_bounds__(kBlockThreads)
+    dp_block_levels(DpArgs a, VertexId frontier_begin, VertexId frontier_end, int level, unsigned int log_index,
+                    unsigned long long start_ns) {
+  if (start_ns == 0) start_ns = detail_block::global_ns();  // launched by the host
+  const detail_block::BlockLoopEnd end = detail_block::run_block_levels(
+      a.loop, frontier_begin, frontier_end, level, log_index, a.log_limit, start_ns);
+  if (threadIdx.x != 0) return;
+  detail::LevelCounters* c = a.loop.counters;
+  c->order_tail = end.frontier_end;
+  if (end.stop != detail::DeviceStop::FrontierTooLarge || end.log_index >= a.log_limit) {
+    finish(a, end.log_index, end.level, end.frontier_edges, end.stop, cudaSuccess);
+    return;
+  }
+  c->next_edges[static_cast<unsigned int>(end.level) & 1u] = 0;  // the grid level accumulates here
+  const VertexId size = end.frontier_end - end.frontier_begin;
+  const unsigned int blocks = (size + kGridThreads - 1) / kGridThreads;
+  dp_grid_level<<<blocks, kGridThreads, 0, cudaStreamTailLaunch>>>(a, end.frontier_begin, end.frontier_end,
+                                                                   end.frontier_edges, end.level, end.log_index,
+                                                                   detail_block::global_ns());
+  const cudaError_t error = cudaGetLastError();
+  if (error != cudaSuccess) finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::LaunchFailed, error);
+}
+
+/// One multi-block top-down level over order[frontier_begin, frontier_end), one thread per
+/// frontier vertex; the last block to finish launches the next link.
+__global__ void __launch_bounds__(kGridThreads)
+    dp_grid_level(DpArgs a, VertexId frontier_begin, VertexId frontier_end, EdgeOffset frontier_edges, int level,
+                  unsigned int log_index, unsigned long long start_ns) {
+  using BlockReduce = cub::BlockReduce<unsigned long long, kGridThreads>;
+  __shared__ typename BlockReduce::TempStorage reduce_storage;
+  __shared__ VertexId bqueue[kGridQueue];
+  __shared__ unsigned int bqueue_size;
+  __shared__ unsigned int gqueue_base;
+  __shared__ bool last_block;
+  const BlockLoopArgs& g = a.loop;
+  detail::LevelCounters* c = g.counters;
+  const unsigned int parity = static_cast<unsigned int>(level) & 1u;
+  if (start_ns == 0) start_ns = detail_block::global_ns();  // launched by the host: this block's start
+  if (blockIdx.x == 0 && threadIdx.x == 0) c->next_edges[parity ^ 1u] = 0;  // for the level after
+  if (threadIdx.x == 0) bqueue_size = 0;
+  __syncthreads();
+
+  unsigned long long found_edges = 0;
+  const std::uint64_t i = frontier_begin + blockIdx.x * static_cast<std::uint64_t>(kGridThreads) + threadIdx.x;
+  if (i < frontier_end) {
+    const VertexId u = g.order[i];
+    for (EdgeOffset e = g.row_offsets[u], stop = g.row_offsets[u + 1]; e < stop; ++e) {
+      const VertexId v = g.column_indices[e];
+      const std::uint32_t bit = 1u << (v & 31);
+      std::uint32_t* word = g.visited + (v >> 5);
+      if ((*word & bit) != 0 || (atomicOr(word, bit) & bit) != 0) continue;
+      g.dist[v] = level + 1;
+      g.parent[v] = u;
+      found_edges += g.row_offsets[v + 1] - g.row_offsets[v];
+      const unsigned int slot = atomicAdd(&bqueue_size, 1u);
+      if (slot < kGridQueue) {
+        bqueue[slot] = v;
+      } else {
+        g.order[atomicAdd(&c->order_tail, 1u)] = v;
+      }
+    }
+  }
+  __syncthreads();
+  const unsigned int queued = min(bqueue_size, static_cast<unsigned int>(kGridQueue));
+  if (threadIdx.x == 0 && queued > 0) gqueue_base = atomicAdd(&c->order_tail, queued);
+  __syncthreads();
+  for (unsigned int k = threadIdx.x; k < queued; k += kGridThreads) g.order[gqueue_base + k] = bqueue[k];
+  const unsigned long long block_edges = BlockReduce(reduce_storage).Sum(found_edges);
+  if (threadIdx.x == 0) {
+    if (block_edges > 0) atomicAdd(&c->next_edges[parity], block_edges);
+    __threadfence();  // this block's writes before its ticket
+    last_block = atomicAdd(&c->blocks_done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last_block || threadIdx.x != 0) return;
+
+  // The last block: every other block's atomics are done; read the level's totals.
+  __threadfence();
+  const VertexId tail = atomicAdd(&c->order_tail, 0u);
+  const EdgeOffset next_edges = atomicAdd(&c->next_edges[parity], 0ull);
+  c->blocks_done = 0;
+  const unsigned long long now = detail_block::global_ns();
+  g.host_level_log[log_index] = detail::DeviceLevelRecord{frontier_end - frontier_begin, 1u, frontier_edges, start_ns, now};
+  const unsigned int levels = log_index + 1;
+  const VertexId next_size = tail - frontier_end;
+  if (next_size == 0) {
+    finish(a, levels, level + 1, next_edges, detail::DeviceStop::FrontierEmpty, cudaSuccess);
+    return;
+  }
+  if (levels >= a.log_limit) {
+    finish(a, levels, level + 1, next_edges, detail::DeviceStop::LevelCap, cudaSuccess);
+    return;
+  }
+  if (detail_block::fits_block_queue(next_size, next_edges, a.loop.wqueue_capacity, a.loop.max_frontier_edges)) {
+    dp_block_levels<<<1, kBlockThreads, a.block_shared_bytes, cudaStreamTailLaunch>>>(a, frontier_end, tail,
+                                                                                     level + 1, levels, now);
+  } else {
+    const unsigned int blocks = (next_size + kGridThreads - 1) / kGridThreads;
+    dp_grid_level<<<blocks, kGridThreads, 0, cudaStreamTailLaunch>>>(a, frontier_end, tail, next_edges, level + 1,
+                                                                     levels, now);
+  }
+  const cudaError_t error = cudaGetLastError();
+  if (error != cudaSuccess) finish(a, levels, level + 1, next_edges, detail::DeviceStop::LaunchFailed, error);
+}
+
+class DynamicParallel final : public Strategy {
+ public:
+  explicit DynamicParallel(const DynamicParallelConfig& config) : config_(config) {}
+
+  const char* name() const override { return "dynamic_parallel"; }
+  bool applicable(const FrontierState&) const override { return true; }
+  FrontierIo frontier_io() const override {
+    return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
+  }
+  CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
+    CostFeatures f;  // per level: a device launch unless the one-block loop carries it
+    f.launches = fits(state.frontier_vertices, state.frontier_edges) ? 0 : 1;
+    f.host_round_trips = 0;
+    f.vertices_scanned = state.frontier_vertices;
+    f.edges_scanned = static_cast<double>(state.frontier_edges);
+    f.atomics = static_cast<double>(state.frontier_edges);
+    if (state.location == Location::Host) f.bytes_moved = 12.0 * state.frontier_vertices;
+    return f;
+  }
+  void prepare(detail::BfsBuffers& buffers) override {
+    // Device-side launches get the default 48 KiB of shared memory (static + dynamic): the
+    // visited bitmap goes to shared memory only if it fits in that beside the queues.
+    constexpr std::size_t kDefaultShared = 48 * 1024;
+    cudaFuncAttributes attributes{};
+    ABFS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, dp_block_levels));
+    const std::size_t budget = kDefaultShared - attributes.sharedSizeBytes;
+    const unsigned int capacity = config_.block_loop.wqueue_capacity;
+    if (detail_block::block_loop_shared_bytes(capacity, 0) > budget) {
+      throw InvalidArgument("dynamic_parallel: the block loop's queues need " +
+                            std::to_string(detail_block::block_loop_shared_bytes(capacity, 0)) +
+                            " bytes of shared memory; device-side launches get " + std::to_string(budget));
+    }
+    const auto words = static_cast<unsigned int>(buffers.visited_words);
+    shared_visited_words_ = detail_block::block_loop_shared_bytes(capacity, words) <= budget ? words : 0u;
+    block_shared_bytes_ = detail_block::block_loop_shared_bytes(capacity, shared_visited_words_);
+  }
+
+  LevelOutcome run(LevelContext& c) override {
+    auto& b = c.buffers;
+    LevelOutcome out;
+    const cudaStream_t s = b.stream();
+    DpArgs args{BlockLoopArgs{b.d_graph.row_offsets.data(), b.d_graph.column_indices.data(), b.d_visited.data(),
+                              b.d_dist.data(), b.d_parent.data(), b.d_order.data(), b.d_scratch(),
+                              b.d_counters.data(), b.d_level_log.data(), b.h_level_log.data(), config_.block_loop.wqueue_capacity,
+                              config_.block_loop.max_frontier_edges, shared_visited_words_},
+                static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity)),
+                block_shared_bytes_};
+    const VertexId size = c.frontier_end - c.frontier_begin;
+    start_.record(s);
+    if (fits(size, c.frontier_edges)) {  // start_ns 0: the kernel stamps its own start
+      dp_block_levels<<<1, kBlockThreads, block_shared_bytes_, s>>>(args, c.frontier_begin, c.frontier_end, c.level,
+                                                                     0, 0);
+    } else {
+      const unsigned int blocks = std::max(1u, (size + kGridThreads - 1) / kGridThreads);
+      dp_grid_level<<<blocks, kGridThreads, 0, s>>>(args, c.frontier_begin, c.frontier_end, c.frontier_edges, c.level,
+                                                    0, 0);
+    }
+    ABFS_CHECK_LAUNCH(s);
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(b.h_counters.data(), b.d_counters.data(), sizeof(detail::LevelCounters),
+                                    cudaMemcpyDeviceToHost, s));
+    stop_.record(s);
+    // The copy follows the whole chain (tail launches complete before the launching grid is
+    // considered complete); the host reads where the run stopped.
+    ABFS_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+    detail_block::read_device_run(c, out);
+    out.device_us = detail::elapsed_ms(start_, stop_) * 1000.0;
+    return out;
+  }
+
+ private:
+  bool fits(VertexId frontier_size, EdgeOffset frontier_edges) const {
+    return detail_block::fits_block_queue(frontier_size, frontier_edges, config_.block_loop.wqueue_capacity,
+                                          config_.block_loop.max_frontier_edges);
+  }
+
+  DynamicParallelConfig config_;
+  std::size_t block_shared_bytes_ = 0;
+  unsigned int shared_visited_words_ = 0;
+  detail::Event start_;
+  detail::Event stop_;
+};
+
+}  // namespace
+
+std::unique_ptr<Strategy> make_dynamic_parallel() { return make_dynamic_parallel(DynamicParallelConfig{}); }
+
+std::unique_ptr<Strategy> make_dynamic_parallel(const DynamicParallelConfig& config) {
+  return std::make_unique<DynamicParallel>(config);
+}
+
+}  // namespace abfs::strategies

@@ -1,0 +1,210 @@
+// gather_pull: one bottom-up (pull) level, the SpMV-style gather of BFS.
+//
+// Phases of one level (host-driven: one launch and one host round trip):
+//  1. Every unvisited vertex v scans its in-neighbours (reverse CSR; the forward CSR when the
+//     graph is undirected) and stops at the first one in the frontier bitmap, which becomes its
+//     parent: a lane per vertex for short in-lists, the whole warp for long ones. The frontier
+//     bitmap is read-only here, so there are no atomics on the hot path.
+//  2. A warp owns 32 consecutive vertices, which are one word of every bitmap: __ballot_sync
+//     gives the word of the next frontier, which the warp stores whole (no memset, no atomics)
+//     and ORs into its visited word.
+//  3. The found vertices are appended to the visit order (next frontier as a queue, too): the
+//     warps' counts are scanned in the block and one thread reserves the block's slots with a
+//     single atomicAdd per 256 vertices.
+//
+// Wins on the huge middle levels of low-diameter graphs, where a top-down level would check most
+// arcs against already visited vertices. Consumes the frontier as a device bitmap (the executor
+// converts a queue with BfsBuffers::queue_to_bitmap) and produces both bitmap and queue.
+// Cost features: 1 launch + 1 host round trip, |V| bitmap words read, the unvisited vertices and
+// (at most) their in-arcs scanned, |V| / 256 atomics.
+// @see Deng, Wang, Mu, "Taming irregular EDA applications on GPUs", ICCAD 2009 (BFS as SpMV);
+//      Beamer, Asanovic, Patterson, "Direction-optimizing breadth-first search", SC 2012.
+
+#include "strategies/strategy.hpp"
+
+#include <cub/block/block_reduce.cuh>
+
+#include <algorithm>
+
+namespace abfs::strategies {
+namespace {
+
+/// Launch parameters of gather_pull.
+struct GatherPullConfig {
+  /// Resident blocks per SM the grid is sized for (grid-stride over bitmap words beyond that).
+  unsigned int blocks_per_sm = 8;
+};
+
+constexpr int kThreads = 256;  // threads per block (compile-time: launch bounds, block scan)
+constexpr int kWarps = kThreads / 32;
+/// In-lists longer than this are scanned by the whole warp. 32: one step of the warp covers it.
+constexpr EdgeOffset kWarpScanDegree = 32;
+
+/// One bottom-up level. in_offsets: |V|+1 and in_indices: |E| (reverse CSR); out_offsets: |V|+1
+/// (forward CSR, for the next frontier's arc count); frontier, next_frontier, visited:
+/// ceil(|V|/32) words; dist, parent: |V|; order: |V| (found vertices appended at
+/// counters->order_tail).
+__global__ void __launch_bounds__(kThreads) expand_bottom_up(
+    VertexId num_vertices, const EdgeOffset* __restrict__ in_offsets, const VertexId* __restrict__ in_indices,
+    const EdgeOffset* __restrict__ out_offsets, const std::uint32_t* __restrict__ frontier,
+    std::uint32_t* __restrict__ next_frontier, std::uint32_t* __restrict__ visited, std::int32_t* __restrict__ dist,
+    VertexId* __restrict__ parent, VertexId* __restrict__ order, detail::LevelCounters* counters,
+    std::int32_t next_level, unsigned int parity) {
+  using BlockReduce = cub::BlockReduce<unsigned long long, kThreads>;
+  __shared__ unsigned int warp_found[kWarps];
+  __shared__ unsigned int warp_offset[kWarps];
+  __shared__ unsigned int block_base;
+  __shared__ typename BlockReduce::TempStorage reduce_storage;
+
+  const unsigned int lane = threadIdx.x % 32;
+  const unsigned int warp = threadIdx.x / 32;
+  if (blockIdx.x == 0 && threadIdx.x == 0) counters->next_edges[parity ^ 1u] = 0;  // for the level after
+  unsigned long long discovered_edges = 0;
+
+  const std::size_t num_words = (static_cast<std::size_t>(num_vertices) + 31) / 32;
+  // Whole blocks iterate together (the block scan needs every warp); words past the end are empty.
+  for (std::size_t first = static_cast<std::size_t>(blockIdx.x) * kWarps; first < num_words;
+       first += static_cast<std::size_t>(gridDim.x) * kWarps) {
+    const std::size_t word = first + warp;
+    const VertexId v = static_cast<VertexId>(word * 32 + lane);
+    bool found = false;
+    std::uint32_t mask = 0;
+    if (word < num_words) {  // uniform across the warp
+      const std::uint32_t seen = visited[word];
+      VertexId from = kNoVertex;
+      EdgeOffset e = 0, stop = 0;
+      if (v < num_vertices && ((seen >> lane) & 1u) == 0) {
+        e = in_offsets[v];
+        stop = in_offsets[v + 1];
+      }
+      // Short in-lists: each lane scans its own. Long ones (hubs of web and social graphs, which
+      // stay unvisited when unreachable and would hold the warp for their whole list): the warp
+      // scans them together, 32 in-arcs per step, and stops at the first step with a hit.
+      const bool long_list = stop - e > kWarpScanDegree;
+      if (!long_list) {
+        for (; e < stop; ++e) {
+          const VertexId u = in_indices[e];
+          if ((__ldg(frontier + (u >> 5)) >> (u & 31)) & 1u) {
+            from = u;
+            found = true;
+            break;
+          }
+        }
+      }
+      for (std::uint32_t pending = __ballot_sync(0xFFFFFFFFu, long_list); pending != 0; pending &= pending - 1) {
+        const int owner = __ffs(pending) - 1;
+        const EdgeOffset owner_stop = __shfl_sync(0xFFFFFFFFu, stop, owner);
+        for (EdgeOffset base = __shfl_sync(0xFFFFFFFFu, e, owner); base < owner_stop; base += 32) {
+          const EdgeOffset arc = base + lane;
+          VertexId u = kNoVertex;
+          bool hit = false;
+          if (arc < owner_stop) {
+            u = in_indices[arc];
+            hit = (__ldg(frontier + (u >> 5)) >> (u & 31)) & 1u;
+          }
+          const std::uint32_t hits = __ballot_sync(0xFFFFFFFFu, hit);
+          if (hits != 0) {
+            const VertexId parent_found = __shfl_sync(0xFFFFFFFFu, u, __ffs(hits) - 1);
+            if (lane == static_cast<unsigned int>(owner)) {
+              from = parent_found;
+              found = true;
+            }
+            break;
+          }
+        }
+      }
+      mask = __ballot_sync(0xFFFFFFFFu, found);
+      if (lane == 0) {
+        next_frontier[word] = mask;
+        if (mask != 0) visited[word] = seen | mask;  // this warp owns the word
+      }
+      if (found) {
+        dist[v] = next_level;
+        parent[v] = from;
+        discovered_edges += out_offsets[v + 1] - out_offsets[v];
+      }
+    }
+    if (lane == 0) warp_found[warp] = __popc(mask);
+    __syncthreads();
+    if (warp == 0) {  // exclusive scan of the warps' counts, one atomic for the block
+      const unsigned int count = lane < kWarps ? warp_found[lane] : 0u;
+      unsigned int inclusive = count;
+#pragma unroll
+      for (int d = 1; d < 32; d <<= 1) {
+        const unsigned int up = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
+        if (lane >= static_cast<unsigned int>(d)) inclusive += up;
+      }
+      if (lane < kWarps) warp_offset[lane] = inclusive - count;
+      if (lane == 31) block_base = inclusive > 0 ? atomicAdd(&counters->order_tail, inclusive) : 0u;
+    }
+    __syncthreads();
+    // The next iteration writes warp_found only after every warp passed this point's barrier,
+    // and warp 0 rewrites warp_offset only after the next iteration's first barrier.
+    if (found) order[block_base + warp_offset[warp] + __popc(mask & ((1u << lane) - 1u))] = v;
+  }
+
+  const unsigned long long block_edges = BlockReduce(reduce_storage).Sum(discovered_edges);
+  if (threadIdx.x == 0 && block_edges > 0) atomicAdd(&counters->next_edges[parity], block_edges);
+}
+
+class GatherPull final : public Strategy {
+ public:
+  const char* name() const override { return "gather_pull"; }
+  bool applicable(const FrontierState&) const override { return true; }
+  FrontierIo frontier_io() const override {
+    return {FrontierRepresentation::Bitmap, Location::Device, FrontierRepresentation::Bitmap, Location::Device};
+  }
+  CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
+    CostFeatures f;
+    f.launches = 1;
+    f.host_round_trips = 1;
+    f.vertices_scanned = static_cast<double>(stats.num_vertices);
+    // Upper bound: every unvisited vertex scans all its in-arcs (mean in-degree = mean out-degree).
+    f.edges_scanned = static_cast<double>(state.unvisited_vertices) * stats.mean_out_degree;
+    f.atomics = static_cast<double>(stats.num_vertices) / kThreads;
+    if (state.location == Location::Host) f.bytes_moved = 12.0 * state.frontier_vertices;
+    return f;
+  }
+
+  void prepare(detail::BfsBuffers& buffers) override {
+    const auto words = static_cast<unsigned int>(std::max<std::size_t>(1, buffers.visited_words));
+    const unsigned int needed = (words + kWarps - 1) / kWarps;
+    blocks_ = std::max(1u, std::min(needed, config_.blocks_per_sm * static_cast<unsigned int>(buffers.multiprocessors)));
+  }
+
+  LevelOutcome run(LevelContext& c) override {
+    auto& b = c.buffers;
+    LevelOutcome out;
+    out.edges_examined = c.frontier_edges;
+    const cudaStream_t s = b.stream();
+    const unsigned int parity = static_cast<unsigned int>(c.level) & 1u;
+    start_.record(s);
+    expand_bottom_up<<<blocks_, kThreads, 0, s>>>(
+        b.num_vertices(), b.d_in_offsets(), b.d_in_indices(), b.d_graph.row_offsets.data(), b.frontier_bits(parity),
+        b.frontier_bits(parity ^ 1u), b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
+        b.d_counters.data(), c.level + 1, parity);
+    ABFS_CHECK_LAUNCH(s);
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(b.h_counters.data(), b.d_counters.data(), sizeof(detail::LevelCounters),
+                                    cudaMemcpyDeviceToHost, s));
+    stop_.record(s);
+    // The host needs the new frontier's size to choose the next level's strategy.
+    ABFS_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+    const detail::LevelCounters& counters = *b.h_counters.data();
+    out.next_frontier_vertices = counters.order_tail - c.frontier_end;
+    out.next_frontier_edges = counters.next_edges[parity];
+    out.device_us = detail::elapsed_ms(start_, stop_) * 1000.0;
+    return out;
+  }
+
+ private:
+  GatherPullConfig config_;
+  unsigned int blocks_ = 1;
+  detail::Event start_;
+  detail::Event stop_;
+};
+
+}  // namespace
+
+std::unique_ptr<Strategy> make_gather_pull() { return std::make_unique<GatherPull>(); }
+
+}  // namespace abfs::strategies

@@ -1,0 +1,130 @@
+// one_block: a single thread block runs level after level inside one launch (block_loop.cuh),
+// with __syncthreads() between levels and the w-queues and b-queue in shared memory.
+//
+// Phases of one run: one launch, then the levels on the device with no host involvement, then
+// one copy-back of the counters and a host synchronization. The per-level records (frontier
+// size and arcs, %globaltimer stamps) are written by the device into mapped host memory.
+//
+// Wins when the frontier stays small for many levels (road networks, meshes, the first and last
+// levels of any graph): a level costs a few dependent loads and three barriers, not a launch and
+// a host round trip. Hands over (with the level complete in the visit order) when the frontier
+// outgrows the b-queue or has more arcs than BlockLoopConfig::max_frontier_edges.
+// Cost features: 1 launch + 1 host round trip per run; per level, 3 barriers and the frontier's
+// arcs scanned by one SM.
+// @see Luo, Wong, Hwu, "An effective GPU implementation of breadth-first search", DAC 2010
+//      (hierarchical kernel arrangement, the one-block kernel for small frontiers).
+
+#include "strategies/block_loop.cuh"
+#include "strategies/strategy.hpp"
+
+#include <algorithm>
+
+namespace abfs::strategies {
+namespace {
+
+using detail_block::BlockLoopArgs;
+using detail_block::kBlockThreads;
+
+/// The one-block run: levels from order[frontier_begin, frontier_end) of level until a stop
+/// condition or log_limit levels; writes counters (order_tail, final_edges, levels, stop).
+__global__ void __launch_bounds__(kBlockThreads)
+    one_block_levels(BlockLoopArgs args, VertexId frontier_begin, VertexId frontier_end, int level,
+                     unsigned int log_limit) {
+  const unsigned long long start = detail_block::global_ns();
+  const detail_block::BlockLoopEnd end =
+      detail_block::run_block_levels(args, frontier_begin, frontier_end, level, 0, log_limit, start);
+  if (threadIdx.x == 0) {
+    detail::LevelCounters* c = args.counters;
+    c->order_tail = end.frontier_end;
+    c->final_edges = end.frontier_edges;
+    c->levels = end.log_index;
+    c->stop = static_cast<unsigned int>(end.stop);
+    c->next_edges[static_cast<unsigned int>(end.level) & 1u] = 0;  // the protocol in bfs_buffers.hpp
+  }
+}
+
+class OneBlock final : public Strategy {
+ public:
+  explicit OneBlock(const BlockLoopConfig& config) : config_(config) {}
+
+  const char* name() const override { return "one_block"; }
+  bool applicable(const FrontierState& state) const override {
+    return detail_block::fits_block_queue(state.frontier_vertices, state.frontier_edges, config_.wqueue_capacity,
+                                          config_.max_frontier_edges);
+  }
+  FrontierIo frontier_io() const override {
+    return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
+  }
+  CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
+    CostFeatures f;  // per level; the launch and round trip are shared by the levels of a run
+    f.launches = 1;
+    f.host_round_trips = 1;
+    f.vertices_scanned = state.frontier_vertices;
+    f.edges_scanned = static_cast<double>(state.frontier_edges);
+    f.atomics = static_cast<double>(state.frontier_edges);
+    if (state.location == Location::Host) f.bytes_moved = 12.0 * state.frontier_vertices;
+    return f;
+  }
+  void prepare(detail::BfsBuffers& buffers) override {
+    // Keep the visited bitmap in shared memory when it fits beside the queues (graphs up to
+    // ~1.5 M vertices on the H100's 227 KiB): claims become shared-memory atomics.
+    int device = 0;
+    int optin_bytes = 0;
+    ABFS_CUDA_CHECK(cudaGetDevice(&device));
+    ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&optin_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    cudaFuncAttributes attributes{};
+    ABFS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, one_block_levels));
+    const auto words = static_cast<unsigned int>(buffers.visited_words);
+    const std::size_t budget = static_cast<std::size_t>(optin_bytes) - attributes.sharedSizeBytes;
+    shared_visited_words_ =
+        detail_block::block_loop_shared_bytes(config_.wqueue_capacity, words) <= budget ? words : 0u;
+    shared_bytes_ = detail_block::block_loop_shared_bytes(config_.wqueue_capacity, shared_visited_words_);
+    ABFS_CUDA_CHECK(cudaFuncSetAttribute(one_block_levels, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shared_bytes_)));
+  }
+
+  LevelOutcome run(LevelContext& c) override {
+    auto& b = c.buffers;
+    LevelOutcome out;
+    const VertexId frontier_size = c.frontier_end - c.frontier_begin;
+    if (frontier_size > kWQueuesTotal * config_.wqueue_capacity) {
+      throw InvalidArgument("one_block: frontier of " + std::to_string(frontier_size) + " vertices exceeds its " +
+                            std::to_string(kWQueuesTotal * config_.wqueue_capacity) + "-slot block queue");
+    }
+    const cudaStream_t s = b.stream();
+    const BlockLoopArgs args{b.d_graph.row_offsets.data(), b.d_graph.column_indices.data(),
+                             b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
+                             b.d_scratch(), b.d_counters.data(), b.d_level_log.data(), b.h_level_log.data(), config_.wqueue_capacity,
+                             config_.max_frontier_edges, shared_visited_words_};
+    const auto log_limit =
+        static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity));
+    start_.record(s);
+    one_block_levels<<<1, kBlockThreads, shared_bytes_, s>>>(args, c.frontier_begin, c.frontier_end, c.level,
+                                                              log_limit);
+    ABFS_CHECK_LAUNCH(s);
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(b.h_counters.data(), b.d_counters.data(), sizeof(detail::LevelCounters),
+                                    cudaMemcpyDeviceToHost, s));
+    stop_.record(s);
+    // The host reads where the run stopped (and the level log) to choose what runs next.
+    ABFS_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+    detail_block::read_device_run(c, out);
+    out.device_us = detail::elapsed_ms(start_, stop_) * 1000.0;
+    return out;
+  }
+
+ private:
+  static constexpr unsigned int kWQueuesTotal = detail_block::kWQueues;
+  BlockLoopConfig config_;
+  std::size_t shared_bytes_ = 0;
+  unsigned int shared_visited_words_ = 0;
+  detail::Event start_;
+  detail::Event stop_;
+};
+
+}  // namespace
+
+std::unique_ptr<Strategy> make_one_block() { return make_one_block(BlockLoopConfig{}); }
+
+std::unique_ptr<Strategy> make_one_block(const BlockLoopConfig& config) { return std::make_unique<OneBlock>(config); }
+
+}  // namespace abfs::strategies
