@@ -84,16 +84,13 @@ strategies::LevelOutcome global_queue_level(detail::BfsBuffers& b, const strateg
       b.d_graph.row_offsets.data(), b.d_graph.column_indices.data(), b.d_visited.data(), b.d_dist.data(),
       b.d_parent.data(), b.d_order.data(), c.frontier_begin, c.frontier_end, b.d_counters.data(), c.level + 1);
   ABFS_CHECK_LAUNCH(s);
-  ABFS_CUDA_CHECK(cudaMemcpyAsync(b.h_counters.data(), b.d_counters.data(), sizeof(detail::LevelCounters),
-                                  cudaMemcpyDeviceToHost, s));
-  stop.record(s);
   // The host reads the new frontier's size, as a host-driven level must.
-  ABFS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+  const double device_us = b.download_counters(start, stop);
   strategies::LevelOutcome out;
   out.next_frontier_vertices = b.h_counters.data()->order_tail - c.frontier_end;
   out.next_frontier_edges = b.h_counters.data()->final_edges;
   out.edges_examined = c.frontier_edges;
-  out.device_us = detail::elapsed_ms(start, stop) * 1000.0;
+  out.device_us = device_us;
   return out;
 }
 

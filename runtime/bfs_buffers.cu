@@ -169,6 +169,16 @@ void BfsBuffers::move_to_host(VertexId begin, VertexId frontier_begin, VertexId 
   ABFS_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
+double BfsBuffers::download_counters(const Event& start, Event& stop) {
+  const cudaStream_t s = stream();
+  ABFS_CUDA_CHECK(
+      cudaMemcpyAsync(h_counters.data(), d_counters.data(), sizeof(LevelCounters), cudaMemcpyDeviceToHost, s));
+  stop.record(s);
+  // Synchronizes: the caller decides what runs next from the counters.
+  ABFS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+  return elapsed_ms(start, stop) * 1000.0;
+}
+
 void BfsBuffers::queue_to_bitmap(VertexId begin, VertexId end, unsigned int parity) {
   const cudaStream_t s = stream();
   std::uint32_t* bits = frontier_bits(parity);

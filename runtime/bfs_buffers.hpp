@@ -99,6 +99,10 @@ class BfsBuffers {
   /// last move_to_host (device_from = end when the BFS ended on the host). Synchronizes.
   void collect(VertexId end, VertexId device_from, std::vector<std::int32_t>& distances,
                std::vector<VertexId>& parents);
+  /// Ends a device run: copies the counters into h_counters after the work queued on stream,
+  /// records stop, and synchronizes on it (the host reads the counters next). Returns the
+  /// microseconds between start and stop.
+  double download_counters(const Event& start, Event& stop);
   /// Sets frontier_bits(parity) to the vertices order[begin, end) (device order). Async on
   /// stream: a memset and one kernel.
   void queue_to_bitmap(VertexId begin, VertexId end, unsigned int parity);

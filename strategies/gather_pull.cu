@@ -184,15 +184,12 @@ class GatherPull final : public Strategy {
         b.frontier_bits(parity ^ 1u), b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
         b.d_counters.data(), c.level + 1, parity);
     ABFS_CHECK_LAUNCH(s);
-    ABFS_CUDA_CHECK(cudaMemcpyAsync(b.h_counters.data(), b.d_counters.data(), sizeof(detail::LevelCounters),
-                                    cudaMemcpyDeviceToHost, s));
-    stop_.record(s);
     // The host needs the new frontier's size to choose the next level's strategy.
-    ABFS_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+    const double device_us = b.download_counters(start_, stop_);
     const detail::LevelCounters& counters = *b.h_counters.data();
     out.next_frontier_vertices = counters.order_tail - c.frontier_end;
     out.next_frontier_edges = counters.next_edges[parity];
-    out.device_us = detail::elapsed_ms(start_, stop_) * 1000.0;
+    out.device_us = device_us;
     return out;
   }
 

@@ -102,13 +102,10 @@ class OneBlock final : public Strategy {
     one_block_levels<<<1, kBlockThreads, shared_bytes_, s>>>(args, c.frontier_begin, c.frontier_end, c.level,
                                                               log_limit);
     ABFS_CHECK_LAUNCH(s);
-    ABFS_CUDA_CHECK(cudaMemcpyAsync(b.h_counters.data(), b.d_counters.data(), sizeof(detail::LevelCounters),
-                                    cudaMemcpyDeviceToHost, s));
-    stop_.record(s);
     // The host reads where the run stopped (and the level log) to choose what runs next.
-    ABFS_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+    const double device_us = b.download_counters(start_, stop_);
     detail_block::read_device_run(c, out);
-    out.device_us = detail::elapsed_ms(start_, stop_) * 1000.0;
+    out.device_us = device_us;
     return out;
   }
 
