@@ -18,6 +18,8 @@
 #include "runtime/bfs_buffers.hpp"
 #include "strategies/strategy.hpp"
 
+#include <cub/warp/warp_scan.cuh>
+
 #include <cstdint>
 
 namespace abfs::strategies::detail_block {
@@ -120,6 +122,8 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   __shared__ unsigned int big_count;
   __shared__ VertexId big[kBigListCapacity];      // frontier vertices expanded by the whole block
   __shared__ unsigned long long level_edges[2];  // arcs out of the frontier being expanded, by parity
+  using WarpScan = cub::WarpScan<unsigned int>;
+  __shared__ typename WarpScan::TempStorage warp_scan_storage;
 
   const unsigned int lane = threadIdx.x % 32;
   const unsigned int first_log_index = log_index;
@@ -195,12 +199,8 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     // 2. Warp 0 scans the w-queue sizes and resets the counters for the next level.
     if (threadIdx.x < 32) {
       const unsigned int size = min(wqueue_size[lane], capacity);
-      unsigned int inclusive = size;
-#pragma unroll
-      for (int d = 1; d < 32; d <<= 1) {
-        const unsigned int up = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
-        if (lane >= static_cast<unsigned int>(d)) inclusive += up;
-      }
+      unsigned int inclusive = 0;
+      WarpScan(warp_scan_storage).InclusiveSum(size, inclusive);
       const unsigned int longest = __reduce_max_sync(0xFFFFFFFFu, size);
       wqueue_count[lane] = size;
       wqueue_offset[lane] = inclusive - size;

@@ -23,6 +23,7 @@
 #include "strategies/strategy.hpp"
 
 #include <cub/block/block_reduce.cuh>
+#include <cub/warp/warp_scan.cuh>
 
 #include <algorithm>
 
@@ -51,6 +52,8 @@ __global__ void __launch_bounds__(kThreads) expand_bottom_up(
     VertexId* __restrict__ parent, VertexId* __restrict__ order, detail::LevelCounters* counters,
     std::int32_t next_level, unsigned int parity) {
   using BlockReduce = cub::BlockReduce<unsigned long long, kThreads>;
+  using WarpScan = cub::WarpScan<unsigned int>;
+  __shared__ typename WarpScan::TempStorage warp_scan_storage;
   __shared__ unsigned int warp_found[kWarps];
   __shared__ unsigned int warp_offset[kWarps];
   __shared__ unsigned int block_base;
@@ -128,12 +131,8 @@ __global__ void __launch_bounds__(kThreads) expand_bottom_up(
     __syncthreads();
     if (warp == 0) {  // exclusive scan of the warps' counts, one atomic for the block
       const unsigned int count = lane < kWarps ? warp_found[lane] : 0u;
-      unsigned int inclusive = count;
-#pragma unroll
-      for (int d = 1; d < 32; d <<= 1) {
-        const unsigned int up = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
-        if (lane >= static_cast<unsigned int>(d)) inclusive += up;
-      }
+      unsigned int inclusive = 0;
+      WarpScan(warp_scan_storage).InclusiveSum(count, inclusive);
       if (lane < kWarps) warp_offset[lane] = inclusive - count;
       if (lane == 31) block_base = inclusive > 0 ? atomicAdd(&counters->order_tail, inclusive) : 0u;
     }

@@ -26,6 +26,7 @@
 #include "strategies/strategy.hpp"
 
 #include <cub/block/block_reduce.cuh>
+#include <cub/warp/warp_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -89,6 +90,8 @@ __global__ void __launch_bounds__(kThreads) expand_top_down(
   __shared__ VertexId tile_last;
   using BlockReduce = cub::BlockReduce<unsigned long long, kThreads>;
   __shared__ typename BlockReduce::TempStorage reduce_storage;
+  using WarpScan = cub::WarpScan<unsigned int>;
+  __shared__ typename WarpScan::TempStorage warp_scan_storage;
 
   const unsigned int lane = threadIdx.x % 32;
   unsigned long long discovered_edges = 0;
@@ -133,12 +136,8 @@ __global__ void __launch_bounds__(kThreads) expand_top_down(
 
     if (threadIdx.x < 32) {
       const unsigned int size = min(wqueue_size[lane], capacity);
-      unsigned int inclusive = size;
-#pragma unroll
-      for (int d = 1; d < 32; d <<= 1) {
-        const unsigned int up = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
-        if (lane >= static_cast<unsigned int>(d)) inclusive += up;
-      }
+      unsigned int inclusive = 0;
+      WarpScan(warp_scan_storage).InclusiveSum(size, inclusive);
       wqueue_offset[lane] = inclusive - size;
       if (lane == 31) {
         bqueue_size = inclusive;
