@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -254,6 +255,17 @@ GraphStats compute_stats(const Graph& graph) {
   s.mean_out_degree = static_cast<double>(s.num_edges) / s.num_vertices;
   s.num_isolated = isolated;
   s.num_self_loops = loops;
+  std::vector<EdgeOffset> degrees(s.num_vertices);
+  for (VertexId v = 0; v < s.num_vertices; ++v) degrees[v] = graph.out_degree(v);
+  auto percentile = [&](double q) {
+    const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(degrees.size())));
+    const auto at = degrees.begin() + static_cast<std::ptrdiff_t>(std::min(degrees.size() - 1, rank == 0 ? 0 : rank - 1));
+    std::nth_element(degrees.begin(), at, degrees.end());
+    return *at;
+  };
+  s.median_out_degree = percentile(0.5);
+  s.p90_out_degree = percentile(0.9);
+  s.p99_out_degree = percentile(0.99);
   return s;
 }
 

@@ -3,22 +3,38 @@
 #include <abfs/error.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
 #include <string>
 
 namespace abfs::detail {
 namespace {
 
+using strategies::FrontierRepresentation;
 using strategies::Location;
 
 double microseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
 }
 
+int side(Location l) { return l == Location::Host ? 0 : 1; }
+
 }  // namespace
 
+double ModelSet::predict(const std::string& name, const strategies::CostFeatures& features) const {
+  const auto it = models.find(name);
+  if (it == models.end()) throw WisdomError("no cost model for '" + name + "'");
+  const auto factor = scale.find(name);
+  return predict_us(name, it->second, features) * (factor == scale.end() ? 1.0 : factor->second);
+}
+
 Executor::Executor(const Graph& graph, const PlanOptions& options, bool use_device)
-    : options_(options), buffers_(graph, use_device) {
+    : options_(options),
+      buffers_(graph, use_device, options.flags == PlanFlags::Exhaustive),
+      stats_(compute_stats(graph)) {
   for (const auto& entry : strategies::registry()) {
     if (entry.needs_device && !use_device) continue;
     strategies_.push_back(entry.create());
@@ -26,6 +42,7 @@ Executor::Executor(const Graph& graph, const PlanOptions& options, bool use_devi
   }
   host_strategy_ = find("cpu_expand");
   block_strategy_ = find("one_block");
+  dp_strategy_ = find("dynamic_parallel");
   push_strategy_ = find("privatized_queue");
   pull_strategy_ = find("gather_pull");
   auto require = [&](const std::string& name) {
@@ -61,7 +78,132 @@ std::vector<std::string> Executor::strategy_names() const {
   return names;
 }
 
-Executor::Choice Executor::choose(const strategies::FrontierState& state) const {
+void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string why) {
+  models_ = std::move(models);
+  decision_source_ = std::move(why);
+  strategy_models_.assign(strategies_.size(), Resolved{});
+  to_device_model_ = to_host_model_ = to_bitmap_model_ = Resolved{};
+  if (models_ != nullptr) {
+    // Resolve each model once, checking its feature names against what the code computes.
+    auto resolve = [&](const std::string& name, const strategies::CostFeatures& sample) {
+      Resolved r;
+      const auto it = models_->models.find(name);
+      if (it == models_->models.end()) return r;
+      (void)predict_us(name, it->second, sample);  // throws WisdomError on a feature mismatch
+      r.fit = &it->second;
+      const auto factor = models_->scale.find(name);
+      if (factor != models_->scale.end()) r.scale = factor->second;
+      return r;
+    };
+    strategies::FrontierState probe;
+    for (std::size_t i = 0; i < strategies_.size(); ++i) {
+      strategy_models_[i] = resolve(strategies_[i]->name(), strategies_[i]->cost_features(probe, stats_));
+    }
+    to_device_model_ = resolve(kToDevice, to_device_features(0));
+    to_host_model_ = resolve(kToHost, to_host_features(0, 0));
+    to_bitmap_model_ = resolve(kToBitmap, to_bitmap_features(0, 0));
+  }
+  prepare_lookahead();
+}
+
+const Executor::Resolved& Executor::model_of(const strategies::Strategy* s) const {
+  static const Resolved none;
+  for (std::size_t i = 0; i < strategies_.size() && i < strategy_models_.size(); ++i) {
+    if (strategies_[i].get() == s) return strategy_models_[i];
+  }
+  return none;
+}
+
+void Executor::set_level_profile(const std::vector<LevelShape>& levels) {
+  stats_.sampled_levels = levels;
+  prepare_lookahead();
+}
+
+strategies::FrontierState Executor::profile_state(std::size_t level) const {
+  strategies::FrontierState state;
+  state.level = static_cast<int>(level);
+  VertexId visited = 0;
+  EdgeOffset expanded = 0;
+  for (std::size_t i = 0; i <= level; ++i) visited += stats_.sampled_levels[i].frontier_vertices;
+  for (std::size_t i = 0; i < level; ++i) expanded += stats_.sampled_levels[i].frontier_edges;
+  state.frontier_vertices = stats_.sampled_levels[level].frontier_vertices;
+  state.frontier_edges = stats_.sampled_levels[level].frontier_edges;
+  state.unvisited_vertices = stats_.num_vertices - std::min(visited, stats_.num_vertices);
+  state.unexplored_edges = stats_.num_edges - std::min(stats_.num_edges, expanded + state.frontier_edges);
+  state.location = Location::Device;
+  return state;
+}
+
+void Executor::prepare_lookahead() {
+  best_single_prefix_.clear();
+  block_prefix_.clear();
+  dp_prefix_.clear();
+  block_run_end_.clear();
+  if (models_ == nullptr || stats_.sampled_levels.empty()) return;
+  const std::size_t levels = stats_.sampled_levels.size();
+  best_single_prefix_.assign(levels + 1, 0.0);
+  block_prefix_.assign(levels + 1, 0.0);
+  dp_prefix_.assign(levels + 1, 0.0);
+  block_run_end_.assign(levels + 1, levels);
+  for (std::size_t i = 0; i < levels; ++i) {
+    strategies::FrontierState state = profile_state(i);
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& s : strategies_) {
+      const Resolved& model = model_of(s.get());
+      if (device_driven(s.get()) || !s->applicable(state) || model.fit == nullptr) continue;
+      best = std::min(best, model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us);
+    }
+    if (!std::isfinite(best)) best = 0.0;
+    best_single_prefix_[i + 1] = best_single_prefix_[i] + best;
+    strategies::FrontierState continued = state;
+    continued.continues_run = true;
+    const bool fits_block = block_strategy_ != nullptr && block_strategy_->applicable(state);
+    double block_us = 0.0, dp_us = 0.0;
+    if (fits_block) block_us = predict(model_of(block_strategy_), block_strategy_->cost_features(continued, stats_));
+    if (dp_strategy_ != nullptr) {
+      continued.grid_level = !fits_block;
+      dp_us = predict(model_of(dp_strategy_), dp_strategy_->cost_features(continued, stats_));
+    }
+    block_prefix_[i + 1] = block_prefix_[i] + block_us;
+    dp_prefix_[i + 1] = dp_prefix_[i] + dp_us;
+  }
+  for (std::size_t i = levels; i-- > 0;) {
+    const bool fits_block = block_strategy_ != nullptr && block_strategy_->applicable(profile_state(i));
+    block_run_end_[i] = fits_block ? block_run_end_[i + 1] : i;
+  }
+}
+
+strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_vertices, VertexId visited,
+                                                   EdgeOffset frontier_edges, EdgeOffset edges_out_of_reached,
+                                                   const Placement& placement) const {
+  strategies::FrontierState state;
+  state.level = level;
+  state.frontier_vertices = frontier_vertices;
+  state.frontier_edges = frontier_edges;
+  state.unvisited_vertices = buffers_.num_vertices() - visited;
+  state.unexplored_edges = buffers_.graph().num_edges() - edges_out_of_reached - frontier_edges;
+  state.representation =
+      placement.bitmap_level == level ? FrontierRepresentation::Bitmap : FrontierRepresentation::Queue;
+  state.location = placement.location;
+  return state;
+}
+
+double Executor::predict_conversion_us(const strategies::Strategy& s, const strategies::FrontierState& state,
+                                       const Placement& placement, VertexId end) const {
+  const strategies::FrontierIo io = s.frontier_io();
+  double us = 0.0;
+  if (io.consumes_at != placement.location) {
+    us += io.consumes_at == Location::Device
+              ? predict(to_device_model_, to_device_features(end - placement.synced_end[1]))
+              : predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
+  }
+  if (io.consumes == FrontierRepresentation::Bitmap && placement.bitmap_level != state.level) {
+    us += predict(to_bitmap_model_, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
+  }
+  return us;
+}
+
+Executor::Choice Executor::choose(const strategies::FrontierState& state, const Placement& placement) const {
   strategies::Strategy* wanted = forced_;
   std::string why = "forced";
   if (!schedule_.empty()) {
@@ -69,11 +211,19 @@ Executor::Choice Executor::choose(const strategies::FrontierState& state) const 
     wanted = schedule_[k];
     why = "schedule[" + std::to_string(k) + "]";
   }
-  if (wanted == nullptr) return choose_by_rule(state);
-  if (wanted->applicable(state)) return {wanted, why};
-  Choice choice = choose_by_rule(state);
-  choice.reason = std::string(wanted->name()) + " not applicable (frontier " + std::to_string(state.frontier_vertices) +
-                  " vertices, " + std::to_string(state.frontier_edges) + " arcs); " + choice.reason;
+  const VertexId end = placement.synced_end[side(placement.location)];
+  if (wanted != nullptr && wanted->applicable(state)) {
+    Choice choice{wanted, why};
+    return choice;
+  }
+  Choice choice = models_ != nullptr ? choose_by_model(state, placement, end) : choose_by_rule(state);
+  if (wanted != nullptr) {
+    if (choice.deferred_reason) choice.reason = format_reason(choice.model_reason);
+    choice.deferred_reason = false;
+    choice.reason = std::string(wanted->name()) + " not applicable (frontier " +
+                    std::to_string(state.frontier_vertices) + " vertices, " + std::to_string(state.frontier_edges) +
+                    " arcs); " + choice.reason;
+  }
   return choice;
 }
 
@@ -86,21 +236,115 @@ Executor::Choice Executor::choose_by_rule(const strategies::FrontierState& state
   const EdgeOffset threshold = rule.cpu_max_frontier_edges;
   // Direction (Beamer): stay bottom-up while the frontier is a large share of |V|; go bottom-up
   // when the frontier's arcs outweigh the arcs left to explore.
-  if (state.representation == strategies::FrontierRepresentation::Bitmap) {
+  if (state.representation == FrontierRepresentation::Bitmap) {
     if (state.frontier_vertices >= n / rule.push_beta) {
-      return {pull_strategy_, "bottom-up: |F| " + std::to_string(state.frontier_vertices) + " >= |V|/beta"};
+      return {pull_strategy_, "rule: bottom-up: |F| " + std::to_string(state.frontier_vertices) + " >= |V|/beta"};
     }
   } else if (state.frontier_edges >= threshold && edges > unexplored / rule.pull_alpha) {
-    return {pull_strategy_, "bottom-up: arcs " + std::to_string(state.frontier_edges) + " > unexplored/alpha"};
+    return {pull_strategy_, "rule: bottom-up: arcs " + std::to_string(state.frontier_edges) + " > unexplored/alpha"};
   }
   if (state.frontier_edges < threshold) {
-    const std::string why = "arcs " + std::to_string(state.frontier_edges) + " < " + std::to_string(threshold);
+    const std::string why = "rule: arcs " + std::to_string(state.frontier_edges) + " < " + std::to_string(threshold);
     if (rule.block_loop_for_small && block_strategy_ != nullptr && block_strategy_->applicable(state)) {
       return {block_strategy_, why};
     }
     return {host_strategy_, why};
   }
-  return {push_strategy_, "arcs " + std::to_string(state.frontier_edges) + " >= " + std::to_string(threshold)};
+  return {push_strategy_, "rule: arcs " + std::to_string(state.frontier_edges) + " >= " + std::to_string(threshold)};
+}
+
+Executor::Choice Executor::choose_by_model(const strategies::FrontierState& state, const Placement& placement,
+                                           VertexId end) const {
+  // Runs at every level, so it allocates nothing (the reason is formatted after the BFS).
+  using Candidate = DecisionCandidate;
+  std::array<Candidate, 8> candidates{};
+  std::size_t count = 0;
+  double best_single = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < strategies_.size() && count < candidates.size(); ++i) {
+    strategies::Strategy* s = strategies_[i].get();
+    const Resolved& model = strategy_models_[i];
+    if (model.fit == nullptr || !s->applicable(state)) continue;
+    const double level_us = model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us;
+    const double conversion_us = predict_conversion_us(*s, state, placement, end);
+    candidates[count++] = {s, level_us, conversion_us, 0, 0.0, 0.0};
+    if (!device_driven(s)) best_single = std::min(best_single, level_us + conversion_us);
+  }
+  if (count == 0) {
+    Choice choice = choose_by_rule(state);
+    choice.reason = "no cost model applies; " + choice.reason;
+    return choice;
+  }
+  // A device-driven run started here carries the following small levels too: price it against
+  // the cheapest single-level strategies over the levels it is expected to carry (the sampled
+  // level structure), and compare the difference at this level.
+  const auto next = static_cast<std::size_t>(state.level) + 1;
+  const std::size_t profile_levels = stats_.sampled_levels.size();
+  if (std::isfinite(best_single) && next < profile_levels && !best_single_prefix_.empty()) {
+    for (std::size_t k = 0; k < count; ++k) {
+      Candidate& c = candidates[k];
+      if (!device_driven(c.strategy)) continue;
+      const bool block = c.strategy == block_strategy_;
+      const std::size_t stop = block ? block_run_end_[next] : profile_levels;
+      if (stop <= next) continue;
+      const std::vector<double>& prefix = block ? block_prefix_ : dp_prefix_;
+      c.carried_levels = stop - next;
+      c.carried_us = prefix[stop] - prefix[next];
+      c.alternative_us = best_single_prefix_[stop] - best_single_prefix_[next];
+    }
+  }
+  rank_candidates(candidates.data(), candidates.data() + count);
+  Choice choice;
+  const Candidate& best = candidates[0];
+  choice.strategy = best.strategy;
+  choice.predicted_us = best.level_us;
+  choice.predicted_conversion_us = best.conversion_us;
+  choice.deferred_reason = true;
+  for (std::size_t k = 0; k < std::min<std::size_t>(count, 2); ++k) {
+    const Candidate& c = candidates[k];
+    choice.model_reason.name[k] = c.strategy->name();
+    choice.model_reason.us[k] = c.level_us + c.conversion_us;
+    choice.model_reason.carried_levels[k] = c.carried_levels;
+    choice.model_reason.carried_us[k] = c.carried_us;
+    choice.model_reason.alternative_us[k] = c.alternative_us;
+  }
+  if (count > 1) {
+    choice.runner_up = candidates[1].strategy->name();
+    choice.runner_up_predicted_us = candidates[1].level_us + candidates[1].conversion_us;
+  }
+  return choice;
+}
+
+std::string Executor::format_reason(const ModelReason& why) {
+  std::string reason;
+  char text[160];
+  for (int k = 0; k < 2 && why.name[k] != nullptr; ++k) {
+    std::snprintf(text, sizeof text, "%s%s %.1f us", k == 0 ? "cheapest: " : " < ", why.name[k], why.us[k]);
+    reason += text;
+    if (why.carried_levels[k] > 0) {
+      std::snprintf(text, sizeof text, " (+%zu levels on the device %.1f us vs %.1f us)", why.carried_levels[k],
+                    why.carried_us[k], why.alternative_us[k]);
+      reason += text;
+    }
+  }
+  return reason;
+}
+
+void Executor::convert(const strategies::Strategy& s, Placement& placement, int level, VertexId begin,
+                       VertexId end) {
+  const strategies::FrontierIo io = s.frontier_io();
+  if (io.consumes_at != placement.location) {
+    if (io.consumes_at == Location::Device) {
+      buffers_.move_to_device(placement.synced_end[1], end);
+    } else {
+      buffers_.move_to_host(placement.synced_end[0], begin, end);
+    }
+    placement.synced_end[side(io.consumes_at)] = end;
+    placement.location = io.consumes_at;
+  }
+  if (io.consumes == FrontierRepresentation::Bitmap && placement.bitmap_level != level) {
+    buffers_.queue_to_bitmap(begin, end, static_cast<unsigned int>(level) & 1u);
+    placement.bitmap_level = level;
+  }
 }
 
 void Executor::execute(VertexId source, BfsResult& result) {
@@ -109,73 +353,88 @@ void Executor::execute(VertexId source, BfsResult& result) {
     throw InvalidArgument("source " + std::to_string(source) + " out of range: the graph has " + std::to_string(n) +
                           " vertices");
   }
+  if (options_.flags == PlanFlags::Exhaustive) {
+    execute_exhaustive(source, result);
+  } else {
+    execute_levels(source, result);
+  }
+}
+
+std::vector<LevelShape> Executor::sample_levels(VertexId source) {
+  BfsResult sample;
+  execute_levels(source, sample);
+  std::vector<LevelShape> shape;
+  for (const auto& l : sample.levels) shape.push_back({l.frontier_vertices, l.frontier_edges});
+  return shape;
+}
+
+void Executor::execute_levels(VertexId source, BfsResult& result) {
+  const VertexId n = buffers_.num_vertices();
   const Graph& graph = buffers_.graph();
   result.source = source;
   result.levels.clear();
+  result.oracle_ms = 0.0;
+  pending_reasons_.clear();
 
   const auto wall_start = std::chrono::steady_clock::now();
   if (start_) start_->record(buffers_.stream());
   buffers_.start(source);
 
-  Location location = Location::Host;
-  VertexId synced_end[2] = {1, 0};  // prefix of the visit order valid on [host, device]
-  auto side = [](Location l) { return l == Location::Host ? 0 : 1; };
-  int bitmap_level = -1;  // level whose frontier bitmap is valid on the device
+  Placement placement;
   VertexId begin = 0;
   VertexId end = 1;
   EdgeOffset frontier_edges = graph.out_degree(source);
   EdgeOffset edges_out_of_reached = 0;  // arcs out of the expanded frontiers
   int level = 0;
+  level_overheads_.clear();
+  // A level's time runs from the end of the previous one: the decision and the executor's
+  // bookkeeping count, as they do in the total.
+  auto level_clock = std::chrono::steady_clock::now();
   while (end > begin) {
-    strategies::FrontierState state;
-    state.level = level;
-    state.frontier_vertices = end - begin;
-    state.frontier_edges = frontier_edges;
-    state.unvisited_vertices = n - end;
-    state.unexplored_edges = graph.num_edges() - edges_out_of_reached - frontier_edges;
-    state.representation = bitmap_level == level ? strategies::FrontierRepresentation::Bitmap
-                                                 : strategies::FrontierRepresentation::Queue;
-    state.location = location;
-    const Choice choice = choose(state);
-    const strategies::FrontierIo io = choice.strategy->frontier_io();
+    const strategies::FrontierState state =
+        frontier_state(level, end - begin, end, frontier_edges, edges_out_of_reached, placement);
+    const Choice choice = choose(state, placement);
+    strategies::Strategy& strategy = *choice.strategy;
 
     LevelRecord record;
     record.level = level;
     record.frontier_vertices = state.frontier_vertices;
     record.frontier_edges = frontier_edges;
-    record.strategy = choice.strategy->name();
+    record.strategy = strategy.name();
     record.reason = choice.reason;
+    if (choice.deferred_reason) pending_reasons_.emplace_back(result.levels.size(), choice.model_reason);
+    record.runner_up = choice.runner_up;
+    record.runner_up_predicted_us = choice.runner_up_predicted_us;
+    const strategies::CostFeatures features = strategy.cost_features(state, stats_);
+    if (const Resolved& model = model_of(&strategy); model.fit != nullptr) {
+      record.predicted_us = model.predict(features) + models_->level_overhead_us;
+      record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
+    }
     const auto convert_start = std::chrono::steady_clock::now();
-    if (io.consumes_at != location) {
-      if (io.consumes_at == Location::Device) {
-        buffers_.move_to_device(synced_end[1], end);
-      } else {
-        buffers_.move_to_host(synced_end[0], begin, end);
-      }
-      synced_end[side(io.consumes_at)] = end;
-      location = io.consumes_at;
-    }
-    if (io.consumes == strategies::FrontierRepresentation::Bitmap && bitmap_level != level) {
-      buffers_.queue_to_bitmap(begin, end, static_cast<unsigned int>(level) & 1u);
-    }
+    convert(strategy, placement, level, begin, end);
     record.conversion_us = microseconds_since(convert_start);
 
     const auto level_start = std::chrono::steady_clock::now();
     strategies::LevelContext context{buffers_, level, begin, end, frontier_edges};
     if (!schedule_.empty()) context.max_levels = 1;  // the next level runs the next scheduled strategy
-    const strategies::LevelOutcome outcome = choice.strategy->run(context);
-    const double wall_us = microseconds_since(level_start);
+    const strategies::LevelOutcome outcome = strategy.run(context);
+    const double run_us = microseconds_since(level_start);
+    const double wall_us = microseconds_since(level_clock) - record.conversion_us;
+    level_clock = std::chrono::steady_clock::now();
+    level_overheads_.push_back(wall_us - run_us);
 
     VertexId next_begin = end;
     if (outcome.level_records == nullptr) {
       record.time_us = wall_us;
       record.device_us = outcome.device_us;
+      if (samples_ != nullptr) samples_->push_back({strategy.name(), features, wall_us});
       result.levels.push_back(std::move(record));
     } else {
       // A device-driven run: one record per level advanced, timed by the device's clock; the
       // first also carries the launch and the host synchronization.
       const detail::DeviceLevelRecord* device_levels = outcome.level_records;
       double later_us = 0.0;
+      EdgeOffset expanded = edges_out_of_reached + frontier_edges;
       for (int k = 0; k < outcome.levels_advanced; ++k) {
         const detail::DeviceLevelRecord& d = device_levels[k];
         const double us = static_cast<double>(d.end_ns - d.start_ns) / 1000.0;
@@ -185,7 +444,6 @@ void Executor::execute(VertexId source, BfsResult& result) {
           continue;
         }
         later_us += us;
-        next_begin += d.frontier_vertices;
         LevelRecord next;
         next.level = level + k;
         next.frontier_vertices = d.frontier_vertices;
@@ -195,20 +453,36 @@ void Executor::execute(VertexId source, BfsResult& result) {
         next.device_us = us;
         next.reason = d.kernel == 0 ? "continued on the device (one-block loop)"
                                     : "continued on the device (grid level, tail-launched)";
+        strategies::FrontierState continued;
+        continued.level = next.level;
+        continued.frontier_vertices = d.frontier_vertices;
+        continued.frontier_edges = d.frontier_edges;
+        continued.unvisited_vertices = n - (next_begin + d.frontier_vertices);
+        continued.unexplored_edges = graph.num_edges() - std::min(graph.num_edges(), expanded + static_cast<EdgeOffset>(d.frontier_edges));
+        continued.location = Location::Device;
+        continued.continues_run = true;
+        continued.grid_level = d.kernel != 0;
+        expanded += d.frontier_edges;
+        next_begin += d.frontier_vertices;
+        const strategies::CostFeatures continued_features = strategy.cost_features(continued, stats_);
+        next.predicted_us = predict(model_of(&strategy), continued_features);
+        if (samples_ != nullptr) samples_->push_back({strategy.name(), continued_features, us});
         result.levels.push_back(std::move(next));
       }
       LevelRecord& first = result.levels[result.levels.size() - static_cast<std::size_t>(outcome.levels_advanced)];
       first.time_us = std::max(0.0, wall_us - later_us);
+      if (samples_ != nullptr) samples_->push_back({strategy.name(), features, first.time_us});
       if (outcome.stop_reason != nullptr) result.levels.back().reason += std::string("; handed over: ") + outcome.stop_reason;
     }
 
     edges_out_of_reached += outcome.edges_examined;
-    location = io.produces_at;
+    const strategies::FrontierIo io = strategy.frontier_io();
+    placement.location = io.produces_at;
     level += outcome.levels_advanced;
-    bitmap_level = io.produces == strategies::FrontierRepresentation::Bitmap ? level : -1;
+    placement.bitmap_level = io.produces == FrontierRepresentation::Bitmap ? level : -1;
     begin = next_begin;
     end = next_begin + outcome.next_frontier_vertices;
-    synced_end[side(location)] = end;
+    placement.synced_end[side(placement.location)] = end;
     frontier_edges = outcome.next_frontier_edges;
   }
   if (stop_) {
@@ -221,10 +495,49 @@ void Executor::execute(VertexId source, BfsResult& result) {
   }
   result.vertices_reached = end;
   result.edges_traversed = graph.directed() ? edges_out_of_reached : edges_out_of_reached / 2;
+  for (const auto& [index, why] : pending_reasons_) {
+    // Prepend: a hand-over note may follow.
+    result.levels[index].reason = format_reason(why) + result.levels[index].reason;
+  }
+  pending_reasons_.clear();
 
   const auto collect_start = std::chrono::steady_clock::now();
-  buffers_.collect(end, location == Location::Device ? synced_end[0] : end, result.distances, result.parents);
+  buffers_.collect(end, placement.location == Location::Device ? placement.synced_end[0] : end, result.distances,
+                   result.parents);
   result.result_ms = microseconds_since(collect_start) / 1000.0;
+}
+
+double Executor::last_level_overhead_us() const { return quantile(level_overheads_, 0.5); }
+
+std::vector<LevelRecord> Executor::predict_profile() const {
+  std::vector<LevelRecord> schedule;
+  if (models_ == nullptr) return schedule;
+  Placement placement;
+  VertexId end = 1;
+  for (std::size_t i = 0; i < stats_.sampled_levels.size(); ++i) {
+    strategies::FrontierState state = profile_state(i);
+    state.location = placement.location;
+    state.representation =
+        placement.bitmap_level == state.level ? FrontierRepresentation::Bitmap : FrontierRepresentation::Queue;
+    placement.synced_end[side(placement.location)] = end;
+    const Choice choice = choose_by_model(state, placement, end);
+    LevelRecord record;
+    record.level = state.level;
+    record.frontier_vertices = state.frontier_vertices;
+    record.frontier_edges = state.frontier_edges;
+    record.strategy = choice.strategy->name();
+    record.predicted_us = choice.predicted_us;
+    record.predicted_conversion_us = choice.predicted_conversion_us;
+    record.runner_up = choice.runner_up;
+    record.runner_up_predicted_us = choice.runner_up_predicted_us;
+    record.reason = choice.deferred_reason ? format_reason(choice.model_reason) : choice.reason;
+    schedule.push_back(std::move(record));
+    const strategies::FrontierIo io = choice.strategy->frontier_io();
+    placement.location = io.produces_at;
+    placement.bitmap_level = io.produces == FrontierRepresentation::Bitmap ? state.level + 1 : -1;
+    end += i + 1 < stats_.sampled_levels.size() ? stats_.sampled_levels[i + 1].frontier_vertices : 0;
+  }
+  return schedule;
 }
 
 }  // namespace abfs::detail

@@ -1,47 +1,155 @@
 #pragma once
-// The level-by-level executor: per level, pick a strategy (forced, scheduled, or the built-in
-// SwitchRule until calibrated cost models exist), move the visit state to where that strategy
-// runs and convert the frontier to the representation it consumes, run it, and log the levels
-// it advanced.
+// The level-by-level executor: per level, pick a strategy (by cost models, forced, scheduled,
+// or the built-in SwitchRule when no wisdom applies), move the visit state to where that
+// strategy runs and convert the frontier to the representation it consumes, run it, and log the
+// levels it advanced with the predictions behind the choice. Under PlanFlags::Exhaustive it
+// times every applicable strategy at every level from a checkpoint and solves for the oracle.
 
 #include <abfs/plan.hpp>
 
+#include "planner/cost_model.hpp"
 #include "strategies/strategy.hpp"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace abfs::detail {
 
+/// The cost models a plan decides with: fitted models by strategy or conversion name, and the
+/// per-graph corrections of a Measure plan (factor 1 when absent).
+struct ModelSet {
+  std::map<std::string, CostModelFit> models;
+  std::map<std::string, double> scale;
+  /// The executor's own cost per host-driven level (decision, bookkeeping), added to every
+  /// level that is not carried by a device-driven run (wisdom measurement executor_level_us).
+  double level_overhead_us = 0.0;
+  bool has(const std::string& name) const { return models.count(name) != 0; }
+  /// Predicted microseconds of model `name` for features, times its correction.
+  double predict(const std::string& name, const strategies::CostFeatures& features) const;
+};
+
 class Executor {
  public:
-  /// Allocates everything (host, device when use_device) and prepares every usable strategy.
+  /// Allocates everything (host, device when use_device, a checkpoint under Exhaustive) and
+  /// prepares every usable strategy.
   Executor(const Graph& graph, const PlanOptions& options, bool use_device);
 
+  /// Decide by these models from now on (nullptr: the SwitchRule); why names their source.
+  void set_models(std::shared_ptr<const ModelSet> models, std::string why);
+  /// The sampled level structure the decisions look ahead with (device-driven runs).
+  void set_level_profile(const std::vector<LevelShape>& levels);
+  /// Every level run from now on (and every Exhaustive trial) adds its samples to sink
+  /// (nullptr: stop collecting). Exhaustive trials also add synchronized conversion samples.
+  void collect_samples(std::vector<CostSample>* sink) { samples_ = sink; }
+
   void execute(VertexId source, BfsResult& result);
+  /// Frontier sizes per level of one BFS from source, run level by level whatever the flags.
+  std::vector<LevelShape> sample_levels(VertexId source);
   std::vector<std::string> strategy_names() const;
+  const GraphStats& stats() const noexcept { return stats_; }
+  GraphStats& stats() noexcept { return stats_; }
+  const std::string& decision_source() const noexcept { return decision_source_; }
+  bool has_models() const noexcept { return models_ != nullptr; }
+  /// The cost models' choice at every level of the sampled profile (no measurement).
+  std::vector<LevelRecord> predict_profile() const;
+  /// Median over the last execute's host-driven levels of the executor's own time per level
+  /// (level wall time minus the strategy's run and the conversion).
+  double last_level_overhead_us() const;
 
  private:
-  struct Choice {
-    strategies::Strategy* strategy;
-    std::string reason;
+  // Why the cost models chose: formatted into the level's reason only after the BFS is timed.
+  struct ModelReason {
+    const char* name[2] = {nullptr, nullptr};  // cheapest, runner-up (nullptr: none)
+    double us[2] = {0.0, 0.0};
+    std::size_t carried_levels[2] = {0, 0};
+    double carried_us[2] = {0.0, 0.0};
+    double alternative_us[2] = {0.0, 0.0};
   };
-  Choice choose(const strategies::FrontierState& state) const;
+  static std::string format_reason(const ModelReason& why);
+  struct Choice {
+    Choice() = default;
+    Choice(strategies::Strategy* s, std::string why) : strategy(s), reason(std::move(why)) {}
+    strategies::Strategy* strategy = nullptr;
+    std::string reason;
+    double predicted_us = 0.0;
+    double predicted_conversion_us = 0.0;
+    std::string runner_up;
+    double runner_up_predicted_us = 0.0;
+    bool deferred_reason = false;  // reason is empty; model_reason holds it
+    ModelReason model_reason;
+  };
+  // Where the visit state is, besides the frontier: what a conversion must move.
+  struct Placement {
+    strategies::Location location = strategies::Location::Host;
+    VertexId synced_end[2] = {1, 0};  // prefix of the visit order valid on [host, device]
+    int bitmap_level = -1;             // level whose frontier bitmap is valid on the device
+  };
+
+  Choice choose(const strategies::FrontierState& state, const Placement& placement) const;
   Choice choose_by_rule(const strategies::FrontierState& state) const;
+  Choice choose_by_model(const strategies::FrontierState& state, const Placement& placement, VertexId end) const;
   strategies::Strategy* find(const std::string& name) const;
+  bool device_driven(const strategies::Strategy* s) const { return s == block_strategy_ || s == dp_strategy_; }
+  // Predicted conversion before s runs at state (0 if none is needed or no model exists).
+  double predict_conversion_us(const strategies::Strategy& s, const strategies::FrontierState& state,
+                               const Placement& placement, VertexId end) const;
+  // Moves the state to where s consumes it and builds the bitmap it needs.
+  void convert(const strategies::Strategy& s, Placement& placement, int level, VertexId begin, VertexId end);
+  // The frontier about to be expanded: visited = vertices discovered so far (end of the visit
+  // order), edges_out_of_reached = arcs out of the frontiers already expanded.
+  strategies::FrontierState frontier_state(int level, VertexId frontier_vertices, VertexId visited,
+                                           EdgeOffset frontier_edges, EdgeOffset edges_out_of_reached,
+                                           const Placement& placement) const;
+  // The profile level's frontier state (unvisited counts from the profile's prefix).
+  strategies::FrontierState profile_state(std::size_t level) const;
+  void prepare_lookahead();
+  void execute_levels(VertexId source, BfsResult& result);
+  void execute_exhaustive(VertexId source, BfsResult& result);
 
   PlanOptions options_;
   BfsBuffers buffers_;
+  GraphStats stats_;
   std::vector<std::unique_ptr<strategies::Strategy>> strategies_;
   strategies::Strategy* host_strategy_ = nullptr;
   strategies::Strategy* block_strategy_ = nullptr;
+  strategies::Strategy* dp_strategy_ = nullptr;
   strategies::Strategy* push_strategy_ = nullptr;
   strategies::Strategy* pull_strategy_ = nullptr;
   std::vector<strategies::Strategy*> schedule_;
   strategies::Strategy* forced_ = nullptr;
   std::unique_ptr<Event> start_;
   std::unique_ptr<Event> stop_;
+
+  // A model resolved for the hot path: its coefficients and correction, names checked once.
+  struct Resolved {
+    const CostModelFit* fit = nullptr;
+    double scale = 1.0;
+    double predict(const strategies::CostFeatures& f) const {
+      double us = 0.0;
+      for (int i = 0; i < f.size; ++i) us += fit->coefficients[static_cast<std::size_t>(i)] * f.values[static_cast<std::size_t>(i)];
+      return us * scale;
+    }
+  };
+  double predict(const Resolved& model, const strategies::CostFeatures& f) const {
+    return model.fit != nullptr ? model.predict(f) : 0.0;
+  }
+  const Resolved& model_of(const strategies::Strategy* s) const;
+
+  std::shared_ptr<const ModelSet> models_;
+  std::vector<Resolved> strategy_models_;  // parallel to strategies_
+  Resolved to_device_model_, to_host_model_, to_bitmap_model_;
+  std::string decision_source_ = "built-in rule";
+  std::vector<CostSample>* samples_ = nullptr;
+  std::vector<std::pair<std::size_t, ModelReason>> pending_reasons_;  // (level record, reason)
+  std::vector<double> level_overheads_;  // last execute: per host-driven level
+  // Lookahead over the sampled profile (prepare_lookahead): prefix sums, by profile level, of
+  // the cheapest single-level strategy's predicted time, and of each device-driven strategy's
+  // continued-level time; where a run started at each level would stop.
+  std::vector<double> best_single_prefix_;
+  std::vector<double> block_prefix_, dp_prefix_;
+  std::vector<std::size_t> block_run_end_;
 };
 
 }  // namespace abfs::detail

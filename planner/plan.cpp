@@ -1,4 +1,5 @@
-// plan_bfs and Plan: the public face of the executor.
+// plan_bfs and Plan: device and wisdom lookup, the sampled level structure, Measure trials, and
+// the public face of the executor.
 
 #include <abfs/error.hpp>
 #include <abfs/plan.hpp>
@@ -6,10 +7,69 @@
 #include "planner/executor.hpp"
 #include "runtime/resources.hpp"
 
+#include <algorithm>
+#include <random>
+
 namespace abfs {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+// Deterministic sources with at least one out-arc (Graph500 style), for sampling and trials.
+std::vector<VertexId> pick_sources(const Graph& graph, int count, std::uint64_t seed) {
+  std::vector<VertexId> sources;
+  if (graph.num_vertices() == 0) return sources;
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<VertexId> pick(0, graph.num_vertices() - 1);
+  for (int attempts = 0; static_cast<int>(sources.size()) < count && attempts < 100000; ++attempts) {
+    const VertexId v = pick(rng);
+    if (graph.out_degree(v) > 0) sources.push_back(v);
+  }
+  if (sources.empty()) sources.push_back(0);
+  return sources;
+}
+
+// Measure: the median of measured / predicted per strategy (and conversion) over the trial
+// levels, clamped to [1/4, 4] so that one odd level cannot flip every decision.
+std::map<std::string, double> measure_corrections(detail::Executor& executor, const Graph& graph,
+                                                  const PlanOptions& options) {
+  std::map<std::string, std::vector<double>> ratios;
+  BfsResult result;
+  auto add = [&](const BfsResult& r) {
+    for (const auto& l : r.levels) {
+      if (l.predicted_us > 0.0 && l.time_us > 0.0) ratios[l.strategy].push_back(l.time_us / l.predicted_us);
+    }
+  };
+  for (VertexId s : pick_sources(graph, std::max(1, options.trial_sources), 7)) {
+    executor.execute(s, result);
+    add(result);
+  }
+  std::map<std::string, double> scale;
+  for (auto& [name, values] : ratios) scale[name] = std::clamp(detail::quantile(values, 0.5), 0.25, 4.0);
+  return scale;
+}
+
+}  // namespace
+
+DeviceFingerprint current_device_fingerprint(int device) {
+  const detail::DeviceInfo info = detail::select_device(device);
+  DeviceFingerprint fp;
+  fp.name = info.name;
+  fp.compute_capability = info.compute_major * 10 + info.compute_minor;
+  fp.multiprocessors = info.multiprocessors;
+  fp.memory_bytes = info.memory_bytes;
+  ABFS_CUDA_CHECK(cudaDriverGetVersion(&fp.driver_version));
+  ABFS_CUDA_CHECK(cudaRuntimeGetVersion(&fp.runtime_version));
+  for (const auto& entry : strategies::registry()) fp.strategies[entry.name] = entry.version;
+  return fp;
+}
 
 struct Plan::Impl {
-  Impl(const Graph& graph, const PlanOptions& options) {
+  Impl(const Graph& graph, Wisdom& wisdom, const PlanOptions& options) {
     const bool use_device = options.use_gpu && cuda_device_count() > options.device;
     if (use_device) {
       device_name = detail::select_device(options.device).name;
@@ -19,6 +79,68 @@ struct Plan::Impl {
                                          : "GPU disabled: every level runs on the host (cpu_expand)");
     }
     executor = std::make_unique<detail::Executor>(graph, options, use_device);
+    if (!use_device) {
+      if (options.flags == PlanFlags::WisdomOnly) throw WisdomError("WisdomOnly plan: no CUDA device, so no wisdom applies");
+      executor->set_models(nullptr, "host only");
+      return;
+    }
+    const bool model_decisions = options.strategy == "auto" && options.schedule.empty();
+    const DeviceFingerprint fp = current_device_fingerprint(options.device);
+    std::vector<std::string> why;
+    DeviceWisdom* entry = wisdom.find(fp);
+    if (entry == nullptr) {
+      (void)static_cast<const Wisdom&>(wisdom).find(fp, &why);
+      const std::string mismatch = "wisdom does not match this device: " + join(why, "; ");
+      if (options.flags == PlanFlags::WisdomOnly) throw WisdomError("WisdomOnly plan: " + mismatch);
+      if (model_decisions && options.missing_wisdom == MissingWisdom::Calibrate) {
+        warnings.push_back(mismatch + "; ran a quick calibration");
+        CalibrationOptions calibration;
+        calibration.device = options.device;
+        wisdom.put(calibrate(calibration));
+        entry = wisdom.find(fp);
+      } else if (model_decisions) {
+        warnings.push_back(mismatch + "; deciding by the built-in rule");
+      }
+    }
+    // The sampled level structure: one BFS from a random source (levels' frontier sizes do not
+    // depend on the strategies, so the built-in rule runs it).
+    const VertexId sampled_source = pick_sources(graph, 1, 1).front();
+    executor->stats().sampled_source = sampled_source;
+    executor->set_level_profile(executor->sample_levels(sampled_source));
+    if (entry == nullptr) {
+      executor->set_models(nullptr, "built-in rule (" + join(why, "; ") + ")");
+      return;
+    }
+    auto models = std::make_shared<detail::ModelSet>();
+    models->models = entry->models;
+    if (const auto it = entry->measurements.find("executor_level_us"); it != entry->measurements.end()) {
+      models->level_overhead_us = it->second;
+    }
+    std::string source = "wisdom for " + fp.name + " (" + entry->calibration + " calibration " + entry->calibrated + ")";
+    if (!entry->plans.empty() || options.flags == PlanFlags::Measure) {
+      const std::string key = graph_fingerprint(graph);
+      const auto tuned = entry->plans.find(key);
+      if (tuned != entry->plans.end()) {
+        models->scale = tuned->second.scale;
+        source += ", measured plan for this graph (" + tuned->second.created + ")";
+      } else if (options.flags == PlanFlags::Measure && model_decisions) {
+        executor->set_models(models, source);
+        TunedPlan plan;
+        plan.graph_name = graph.name();
+        plan.vertices = graph.num_vertices();
+        plan.arcs = graph.num_edges();
+        plan.directed = graph.directed();
+        plan.flags = "measure";
+        plan.trial_sources = std::max(1, options.trial_sources);
+        plan.scale = measure_corrections(*executor, graph, options);
+        plan.created = detail::utc_now();
+        models->scale = plan.scale;
+        entry->plans[key] = plan;
+        source += ", measured now (" + std::to_string(plan.trial_sources) + " trial sources)";
+      }
+    }
+    executor->set_models(models, model_decisions ? source : (options.strategy != "auto" ? "forced; predictions from " + source
+                                                                                        : "schedule; predictions from " + source));
   }
   std::unique_ptr<detail::Executor> executor;
   std::vector<std::string> warnings;
@@ -41,10 +163,18 @@ void Plan::execute(VertexId source, BfsResult& result) { impl_->executor->execut
 std::vector<std::string> Plan::strategies() const { return impl_->executor->strategy_names(); }
 const std::vector<std::string>& Plan::warnings() const { return impl_->warnings; }
 std::string Plan::device_name() const { return impl_->device_name; }
+const std::string& Plan::decision_source() const { return impl_->executor->decision_source(); }
+const GraphStats& Plan::graph_stats() const { return impl_->executor->stats(); }
+std::vector<LevelRecord> Plan::predicted_schedule() const { return impl_->executor->predict_profile(); }
+
+Plan plan_bfs(const Graph& graph, Wisdom& wisdom, const PlanOptions& options) {
+  ABFS_EXPECTS(options.device >= 0, "device ordinal must be non-negative");
+  return Plan(std::make_unique<Plan::Impl>(graph, wisdom, options));
+}
 
 Plan plan_bfs(const Graph& graph, const PlanOptions& options) {
-  ABFS_EXPECTS(options.device >= 0, "device ordinal must be non-negative");
-  return Plan(std::make_unique<Plan::Impl>(graph, options));
+  Wisdom wisdom = Wisdom::load_or_default();
+  return plan_bfs(graph, wisdom, options);
 }
 
 std::vector<std::string> strategy_names() {

@@ -67,13 +67,15 @@ std::size_t device_bytes_needed(const Graph& graph) {
          + (graph.directed() ? (n + 1) * sizeof(EdgeOffset) + graph.num_edges() * sizeof(VertexId) : 0);
 }
 
-BfsBuffers::BfsBuffers(const Graph& graph, bool use_device) : graph_(graph), has_device_(use_device) {
+BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
+    : graph_(graph), has_device_(use_device), has_checkpoints_(checkpoints) {
   const std::size_t n = graph.num_vertices();
   const std::size_t words = (n + 31) / 32;
   visited_words = words;
   h_dist.resize(n);
   h_parent.resize(n);
   h_order.resize(n);
+  if (checkpoints) h_visited_saved_.assign(words, 0);
   if (!use_device) {
     h_visited_pageable_.assign(words, 0);
     h_visited = h_visited_pageable_.data();
@@ -115,6 +117,10 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device) : graph_(graph), has
   d_frontier_bits_ = DeviceBuffer<std::uint32_t>(2 * words);
   d_level_log = DeviceBuffer<DeviceLevelRecord>(kLevelLogCapacity);
   h_level_log = PinnedBuffer<DeviceLevelRecord>(kLevelLogCapacity, cudaHostAllocMapped);
+  if (checkpoints) {
+    d_visited_saved_ = DeviceBuffer<std::uint32_t>(words);
+    d_counters_saved_ = DeviceBuffer<LevelCounters>(1);
+  }
   // The graph upload reads pageable host memory; finish it before the plan is used.
   ABFS_CUDA_CHECK(cudaStreamSynchronize(stream()));
 }
@@ -177,6 +183,32 @@ double BfsBuffers::download_counters(const Event& start, Event& stop) {
   // Synchronizes: the caller decides what runs next from the counters.
   ABFS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
   return elapsed_ms(start, stop) * 1000.0;
+}
+
+void BfsBuffers::save_checkpoint() {
+  ABFS_EXPECTS(has_checkpoints_, "save_checkpoint needs a BfsBuffers built with checkpoints");
+  std::copy(h_visited, h_visited + visited_words, h_visited_saved_.begin());
+  device_visits_saved_ = device_visits_.size();
+  device_cleared_saved_ = device_cleared_;
+  if (!has_device_) return;
+  const cudaStream_t s = stream();
+  ABFS_CUDA_CHECK(cudaMemcpyAsync(d_visited_saved_.data(), d_visited.data(), d_visited.bytes(),
+                                  cudaMemcpyDeviceToDevice, s));
+  ABFS_CUDA_CHECK(cudaMemcpyAsync(d_counters_saved_.data(), d_counters.data(), sizeof(LevelCounters),
+                                  cudaMemcpyDeviceToDevice, s));
+}
+
+void BfsBuffers::restore_checkpoint() {
+  ABFS_EXPECTS(has_checkpoints_, "restore_checkpoint needs a BfsBuffers built with checkpoints");
+  std::copy(h_visited_saved_.begin(), h_visited_saved_.end(), h_visited);
+  device_visits_.resize(device_visits_saved_);
+  device_cleared_ = device_cleared_saved_;
+  if (!has_device_) return;
+  const cudaStream_t s = stream();
+  ABFS_CUDA_CHECK(cudaMemcpyAsync(d_visited.data(), d_visited_saved_.data(), d_visited.bytes(),
+                                  cudaMemcpyDeviceToDevice, s));
+  ABFS_CUDA_CHECK(cudaMemcpyAsync(d_counters.data(), d_counters_saved_.data(), sizeof(LevelCounters),
+                                  cudaMemcpyDeviceToDevice, s));
 }
 
 void BfsBuffers::queue_to_bitmap(VertexId begin, VertexId end, unsigned int parity) {

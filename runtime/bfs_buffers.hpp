@@ -75,9 +75,9 @@ struct DeviceGraph {
 class BfsBuffers {
  public:
   /// Allocates host state for graph and, if use_device, uploads the graph and allocates the
-  /// device state on the current device. @throws OutOfMemory (with bytes needed and free) if the
+  /// device state on the current device; with checkpoints, also room for one checkpoint. @throws OutOfMemory (with bytes needed and free) if the
   /// device cannot hold it; CudaError otherwise.
-  BfsBuffers(const Graph& graph, bool use_device);
+  BfsBuffers(const Graph& graph, bool use_device, bool checkpoints = false);
 
   const Graph& graph() const noexcept { return graph_; }
   bool has_device() const noexcept { return has_device_; }
@@ -106,6 +106,15 @@ class BfsBuffers {
   /// Sets frontier_bits(parity) to the vertices order[begin, end) (device order). Async on
   /// stream: a memset and one kernel.
   void queue_to_bitmap(VertexId begin, VertexId end, unsigned int parity);
+
+  /// Saves the visit state at a level boundary (visited bitmaps on both sides, the level
+  /// counters, which visits live only on the device) so that restore_checkpoint() can undo the
+  /// levels run since: distances, parents and order slots beyond the checkpoint are meaningful
+  /// only where the visited bit is set, so they need no saving. The device copy is async on
+  /// stream. Needs a BfsBuffers built with checkpoints.
+  void save_checkpoint();
+  /// Returns to the last saved checkpoint (async on stream for the device side).
+  void restore_checkpoint();
 
   /// Frontier bitmap of level parity (0 or 1): visited_words words.
   std::uint32_t* frontier_bits(unsigned int parity) const noexcept {
@@ -159,6 +168,13 @@ class BfsBuffers {
   DeviceBuffer<std::uint32_t> d_stage_;
   PinnedBuffer<std::uint32_t> h_stage_;
   DeviceBuffer<std::uint32_t> d_frontier_bits_;
+  // The checkpoint (save_checkpoint / restore_checkpoint).
+  bool has_checkpoints_ = false;
+  std::vector<std::uint32_t> h_visited_saved_;
+  DeviceBuffer<std::uint32_t> d_visited_saved_;
+  DeviceBuffer<LevelCounters> d_counters_saved_;
+  std::size_t device_visits_saved_ = 0;
+  bool device_cleared_saved_ = false;
 };
 
 /// Bytes of device memory a BfsBuffers (and the privatized_queue scan buffer) needs for graph,

@@ -4,7 +4,7 @@
 # sudo available). Idempotent: a second run only rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(cmake ninja-build g++ libyaml-cpp-dev doctest-dev libbenchmark-dev libcli11-dev zlib1g-dev nlohmann-json3-dev)
+packages=(cmake ninja-build g++ libyaml-cpp-dev doctest-dev libbenchmark-dev libcli11-dev zlib1g-dev nlohmann-json3-dev libeigen3-dev)
 missing=()
 for p in "${packages[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -39,12 +39,18 @@ class CpuExpand final : public Strategy {
     return {FrontierRepresentation::Queue, Location::Host, FrontierRepresentation::Queue, Location::Host};
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
+    // Two paths with different fixed costs (serial, or an OpenMP team) and per-arc rates.
+    const bool serial = state.frontier_edges < config_.serial_max_edges;
+    const auto edges = static_cast<double>(state.frontier_edges);
     CostFeatures f;
-    f.vertices_scanned = state.frontier_vertices;
-    f.edges_scanned = static_cast<double>(state.frontier_edges);
-    if (state.location == Location::Device) f.bytes_moved = 12.0 * state.frontier_vertices;
+    f.add("serial_level", serial ? 1.0 : 0.0);
+    f.add("parallel_level", serial ? 0.0 : 1.0);
+    f.add("frontier_vertices", state.frontier_vertices);
+    f.add("serial_edges", serial ? edges : 0.0);
+    f.add("parallel_edges", serial ? 0.0 : edges);
     return f;
   }
+
   void prepare(detail::BfsBuffers&) override {
     threads_ = std::max(1, omp_get_max_threads());
     private_queues_.assign(static_cast<std::size_t>(threads_) * config_.private_queue_capacity, 0);

@@ -29,6 +29,7 @@
 #include <cub/block/block_reduce.cuh>
 
 #include <algorithm>
+#include <vector>
 
 namespace abfs::strategies {
 namespace {
@@ -166,6 +167,12 @@ __global__ void __launch_bounds__(kGridThreads)
   if (error != cudaSuccess) finish(a, levels, level + 1, next_edges, detail::DeviceStop::LaunchFailed, error);
 }
 
+/// Calibration probe: a chain of links kernels, each tail-launching the next (the mechanism that
+/// links dynamic_parallel's grid levels).
+__global__ void tail_chain(unsigned int remaining) {
+  if (remaining > 1 && threadIdx.x == 0) tail_chain<<<1, 32, 0, cudaStreamTailLaunch>>>(remaining - 1);
+}
+
 class DynamicParallel final : public Strategy {
  public:
   explicit DynamicParallel(const DynamicParallelConfig& config) : config_(config) {}
@@ -175,16 +182,26 @@ class DynamicParallel final : public Strategy {
   FrontierIo frontier_io() const override {
     return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
   }
-  CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
-    CostFeatures f;  // per level: a device launch unless the one-block loop carries it
-    f.launches = fits(state.frontier_vertices, state.frontier_edges) ? 0 : 1;
-    f.host_round_trips = 0;
-    f.vertices_scanned = state.frontier_vertices;
-    f.edges_scanned = static_cast<double>(state.frontier_edges);
-    f.atomics = static_cast<double>(state.frontier_edges);
-    if (state.location == Location::Host) f.bytes_moved = 12.0 * state.frontier_vertices;
+  CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
+    // A run pays one host launch and synchronization; each level is carried by the one-block
+    // loop (barriers, one SM) or by a tail-launched grid kernel, as the device decides. A grid
+    // level gives each frontier vertex one thread, so its longest adjacency list (bounded by
+    // the graph's maximum out-degree) is scanned serially.
+    const bool grid = state.continues_run ? state.grid_level : !fits(state.frontier_vertices, state.frontier_edges);
+    const auto vertices = static_cast<double>(state.frontier_vertices);
+    const auto edges = static_cast<double>(state.frontier_edges);
+    CostFeatures f;
+    f.add("run", state.continues_run ? 0.0 : 1.0);
+    f.add("block_level", grid ? 0.0 : 1.0);
+    f.add("block_vertices", grid ? 0.0 : vertices);
+    f.add("block_edges", grid ? 0.0 : edges);
+    f.add("grid_level", grid ? 1.0 : 0.0);
+    f.add("grid_vertices", grid ? vertices : 0.0);
+    f.add("grid_edges", grid ? edges : 0.0);
+    f.add("grid_max_degree", grid ? static_cast<double>(stats.max_out_degree) : 0.0);
     return f;
   }
+
   void prepare(detail::BfsBuffers& buffers) override {
     // Device-side launches get the default 48 KiB of shared memory (static + dynamic): the
     // visited bitmap goes to shared memory only if it fits in that beside the queues.
@@ -251,6 +268,25 @@ std::unique_ptr<Strategy> make_dynamic_parallel() { return make_dynamic_parallel
 
 std::unique_ptr<Strategy> make_dynamic_parallel(const DynamicParallelConfig& config) {
   return std::make_unique<DynamicParallel>(config);
+}
+
+double probe_tail_launch_us(unsigned int links) {
+  detail::Stream stream;
+  detail::Event start, stop;
+  tail_chain<<<1, 32, 0, stream.get()>>>(2);  // warm-up: module load, device runtime
+  ABFS_CHECK_LAUNCH(stream.get());
+  std::vector<double> per_link;
+  for (int r = 0; r < 5; ++r) {
+    start.record(stream.get());
+    tail_chain<<<1, 32, 0, stream.get()>>>(links);
+    ABFS_CHECK_LAUNCH(stream.get());
+    stop.record(stream.get());
+    // The host reads the timing next.
+    ABFS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    per_link.push_back(detail::elapsed_ms(start, stop) * 1000.0 / links);
+  }
+  std::sort(per_link.begin(), per_link.end());
+  return per_link[per_link.size() / 2];
 }
 
 }  // namespace abfs::strategies

@@ -154,16 +154,24 @@ class GatherPull final : public Strategy {
     return {FrontierRepresentation::Bitmap, Location::Device, FrontierRepresentation::Bitmap, Location::Device};
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
+    // One launch and synchronization; a pass over every vertex's visited bit; each unvisited
+    // vertex scans its in-arcs until it finds a parent in the frontier. The scan is bounded by
+    // the unexplored arcs m_u; when the frontier's arcs hit each unvisited vertex's list with
+    // probability p ~ frontier_edges / (|V| * mean in-degree), a vertex stops after ~1/p arcs,
+    // so the expected scan is ~ m_u * min(1, |V| / frontier_edges). Unreachable vertices never
+    // stop early: the fit weighs the bound and the expectation.
+    const auto edges = static_cast<double>(state.frontier_edges);
+    const auto unexplored = static_cast<double>(state.unexplored_edges);
+    const auto n = static_cast<double>(stats.num_vertices);
     CostFeatures f;
-    f.launches = 1;
-    f.host_round_trips = 1;
-    f.vertices_scanned = static_cast<double>(stats.num_vertices);
-    // Upper bound: every unvisited vertex scans all its in-arcs (mean in-degree = mean out-degree).
-    f.edges_scanned = static_cast<double>(state.unvisited_vertices) * stats.mean_out_degree;
-    f.atomics = static_cast<double>(stats.num_vertices) / kThreads;
-    if (state.location == Location::Host) f.bytes_moved = 12.0 * state.frontier_vertices;
+    f.add("run", 1.0);
+    f.add("vertices", n);
+    f.add("unvisited_vertices", state.unvisited_vertices);
+    f.add("unexplored_edges", unexplored);
+    f.add("expected_scanned_edges", edges > 0.0 ? unexplored * std::min(1.0, n / edges) : unexplored);
     return f;
   }
+
 
   void prepare(detail::BfsBuffers& buffers) override {
     const auto words = static_cast<unsigned int>(std::max<std::size_t>(1, buffers.visited_words));

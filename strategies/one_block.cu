@@ -56,15 +56,16 @@ class OneBlock final : public Strategy {
     return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
-    CostFeatures f;  // per level; the launch and round trip are shared by the levels of a run
-    f.launches = 1;
-    f.host_round_trips = 1;
-    f.vertices_scanned = state.frontier_vertices;
-    f.edges_scanned = static_cast<double>(state.frontier_edges);
-    f.atomics = static_cast<double>(state.frontier_edges);
-    if (state.location == Location::Host) f.bytes_moved = 12.0 * state.frontier_vertices;
+    // A run pays one launch, copy-back and host synchronization; each level it carries pays
+    // its barriers and its vertices and arcs, on one SM.
+    CostFeatures f;
+    f.add("run", state.continues_run ? 0.0 : 1.0);
+    f.add("level", 1.0);
+    f.add("frontier_vertices", state.frontier_vertices);
+    f.add("frontier_edges", static_cast<double>(state.frontier_edges));
     return f;
   }
+
   void prepare(detail::BfsBuffers& buffers) override {
     // Keep the visited bitmap in shared memory when it fits beside the queues (graphs up to
     // ~1.5 M vertices on the H100's 227 KiB): claims become shared-memory atomics.
@@ -79,8 +80,10 @@ class OneBlock final : public Strategy {
     shared_visited_words_ =
         detail_block::block_loop_shared_bytes(config_.wqueue_capacity, words) <= budget ? words : 0u;
     shared_bytes_ = detail_block::block_loop_shared_bytes(config_.wqueue_capacity, shared_visited_words_);
+    // The attribute belongs to the kernel, not to this plan: allow the device's whole opt-in, so
+    // that a later plan for a smaller graph cannot shrink it under this one's launch.
     ABFS_CUDA_CHECK(cudaFuncSetAttribute(one_block_levels, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(shared_bytes_)));
+                                         static_cast<int>(budget)));
   }
 
   LevelOutcome run(LevelContext& c) override {

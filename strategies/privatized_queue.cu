@@ -172,15 +172,15 @@ class PrivatizedQueue final : public Strategy {
     return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
+    // Three launches (degree scan, expansion) and one copy-back and synchronization, then the
+    // frontier's vertices (scan, binary search) and arcs (gathers, visited claims).
     CostFeatures f;
-    f.launches = 3;  // scan (2 kernels) + expand
-    f.host_round_trips = 1;
-    f.vertices_scanned = state.frontier_vertices;
-    f.edges_scanned = static_cast<double>(state.frontier_edges);
-    f.atomics = static_cast<double>(state.frontier_edges) / 4 + static_cast<double>(state.frontier_edges) / kTileEdges;
-    if (state.location == Location::Host) f.bytes_moved = 12.0 * state.frontier_vertices;
+    f.add("run", 1.0);
+    f.add("frontier_vertices", state.frontier_vertices);
+    f.add("frontier_edges", static_cast<double>(state.frontier_edges));
     return f;
   }
+
 
   void prepare(detail::BfsBuffers& buffers) override {
     const VertexId n = buffers.num_vertices();
@@ -192,8 +192,20 @@ class PrivatizedQueue final : public Strategy {
                                                   std::max<VertexId>(n, 1), buffers.stream()));
     d_scan_temp_ = detail::DeviceBuffer<unsigned char>(scan_temp_bytes_);
     shared_bytes_ = 2u * kWQueues * config_.wqueue_capacity * sizeof(VertexId);
-    ABFS_CUDA_CHECK(cudaFuncSetAttribute(expand_top_down, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(shared_bytes_)));
+    // The attribute belongs to the kernel, not to this plan: allow the device's whole opt-in, so
+    // that a later plan with smaller w-queues cannot shrink it under this one's launch.
+    int device = 0;
+    int optin_bytes = 0;
+    ABFS_CUDA_CHECK(cudaGetDevice(&device));
+    ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&optin_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    cudaFuncAttributes attributes{};
+    ABFS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, expand_top_down));
+    const int budget = optin_bytes - static_cast<int>(attributes.sharedSizeBytes);
+    if (shared_bytes_ > static_cast<std::size_t>(budget)) {
+      throw InvalidArgument("privatized_queue: w-queues of " + std::to_string(config_.wqueue_capacity) +
+                            " slots need " + std::to_string(shared_bytes_) + " bytes of shared memory");
+    }
+    ABFS_CUDA_CHECK(cudaFuncSetAttribute(expand_top_down, cudaFuncAttributeMaxDynamicSharedMemorySize, budget));
     max_blocks_ = std::max(1u, config_.blocks_per_sm * static_cast<unsigned int>(buffers.multiprocessors));
   }
 

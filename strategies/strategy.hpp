@@ -9,6 +9,7 @@
 
 #include "runtime/bfs_buffers.hpp"
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -38,17 +39,28 @@ struct FrontierState {
   EdgeOffset unexplored_edges = 0;  ///< arcs out of unvisited vertices (Beamer's m_u)
   FrontierRepresentation representation = FrontierRepresentation::Queue;
   Location location = Location::Host;
+  /// The level continues a device-driven run (one_block, dynamic_parallel): it pays no launch or
+  /// host round trip of its own.
+  bool continues_run = false;
+  /// dynamic_parallel only: the device expanded this level with a grid kernel (else the
+  /// one-block loop). Ignored unless continues_run.
+  bool grid_level = false;
 };
 
-/// Counts a strategy's cost model needs for one level; the planner turns them into
-/// microseconds with coefficients from wisdom.
+/// The counts a strategy's cost model needs for one level, by name (the names are the model's
+/// features in wisdom). The planner turns them into microseconds with fitted coefficients:
+/// predicted us = sum of coefficient[name] * value. Conversions of the frontier between host and
+/// device or queue and bitmap are the executor's and priced separately.
 struct CostFeatures {
-  double launches = 0;          ///< kernel launches
-  double host_round_trips = 0;  ///< device -> host synchronizations
-  double edges_scanned = 0;
-  double vertices_scanned = 0;
-  double atomics = 0;           ///< global atomics (upper bound)
-  double bytes_moved = 0;       ///< host <-> device bytes
+  static constexpr int kMaxFeatures = 8;
+  int size = 0;
+  std::array<const char*, kMaxFeatures> names{};
+  std::array<double, kMaxFeatures> values{};
+  void add(const char* name, double value) {
+    names[static_cast<std::size_t>(size)] = name;
+    values[static_cast<std::size_t>(size)] = value;
+    ++size;
+  }
 };
 
 /// One level's inputs: the frontier is order[frontier_begin, frontier_end) at the strategy's
@@ -88,6 +100,9 @@ class Strategy {
   /// Cheap host-side predicate.
   virtual bool applicable(const FrontierState& state) const = 0;
   virtual FrontierIo frontier_io() const = 0;
+  /// The counts this strategy's cost model prices for expanding state's frontier (the level's
+  /// own work; conversions are priced by the executor). Same feature names in the same order
+  /// for every state.
   virtual CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const = 0;
   /// All allocation happens here, at plan time.
   virtual void prepare(detail::BfsBuffers& buffers) = 0;
@@ -145,5 +160,9 @@ struct DynamicParallelConfig {
   BlockLoopConfig block_loop;
 };
 std::unique_ptr<Strategy> make_dynamic_parallel(const DynamicParallelConfig& config);
+
+/// Calibration probe: microseconds per link of a chain of `links` device-side tail launches
+/// (median of 5 chains, CUDA events). @throws CudaError.
+double probe_tail_launch_us(unsigned int links);
 
 }  // namespace abfs::strategies

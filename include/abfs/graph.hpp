@@ -116,7 +116,13 @@ Graph generate_grid(VertexId rows, VertexId cols);
 Graph open_graph(const std::string& spec, const LoadOptions& options = {},
                  LoadInfo* info = nullptr);
 
-/// Cheap whole-graph statistics.
+/// One level of a sampled BFS.
+struct LevelShape {
+  VertexId frontier_vertices = 0;
+  EdgeOffset frontier_edges = 0;  ///< arcs out of the frontier
+};
+
+/// Cheap whole-graph statistics, and (filled by plan_bfs) the level structure of one BFS.
 struct GraphStats {
   VertexId num_vertices = 0;
   EdgeOffset num_edges = 0;  ///< arcs
@@ -126,8 +132,16 @@ struct GraphStats {
   double mean_out_degree = 0.0;
   VertexId num_isolated = 0;  ///< vertices with no out- and (directed) no in-arcs
   EdgeOffset num_self_loops = 0;
+  /// Out-degree distribution: median, 90th and 99th percentiles (nearest rank).
+  EdgeOffset median_out_degree = 0;
+  EdgeOffset p90_out_degree = 0;
+  EdgeOffset p99_out_degree = 0;
+  /// Level structure sampled by plan_bfs: one BFS from sampled_source, one entry per level
+  /// (empty from compute_stats).
+  VertexId sampled_source = 0;
+  std::vector<LevelShape> sampled_levels;
 };
-/// O(|V| + |E|).
+/// O(|V| + |E|) (the percentiles by selection).
 GraphStats compute_stats(const Graph& graph);
 
 /// Distances and parents of a BFS from one source. distances: |V| levels, -1 = unreached;

@@ -1,25 +1,30 @@
 #pragma once
 /// @file plan.hpp
 /// Plan, then execute — like FFTW. A Plan owns every buffer a BFS needs (host and device), so
-/// execute() allocates nothing but the caller's result; one plan serves many sources.
+/// execute() allocates nothing but the caller's result; one plan serves many sources. Per level,
+/// the plan runs the strategy its calibrated cost models predict to be fastest (wisdom.hpp).
 ///
 /// @code
 ///   abfs::Graph g = abfs::open_graph("kron:16");
-///   abfs::Plan plan = abfs::plan_bfs(g);
+///   abfs::Wisdom wisdom = abfs::Wisdom::load_or_default();
+///   abfs::Plan plan = abfs::plan_bfs(g, wisdom);
 ///   abfs::BfsResult r = plan.execute(0);
 ///   // r.distances, r.parents, r.levels (one LevelRecord per level)
 /// @endcode
 
 #include <abfs/graph.hpp>
 #include <abfs/result.hpp>
+#include <abfs/wisdom.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace abfs {
 
-/// The built-in per-level rule used until calibrated cost models exist. Top-down levels with a
+/// The built-in per-level rule, used when no wisdom matches the device (MissingWisdom::Rule) and
+/// to sample a graph's level structure. Top-down levels with a
 /// small frontier run in the one-block loop (or on the host), large ones in privatized_queue;
 /// the direction switches to bottom-up (gather_pull) and back by Beamer's rule.
 /// @see Beamer, Asanovic, Patterson, "Direction-optimizing breadth-first search", SC 2012.
@@ -40,9 +45,38 @@ struct SwitchRule {
   double push_beta = 24.0;
 };
 
+/// How hard plan_bfs works, after FFTW's planner rigor levels.
+enum class PlanFlags {
+  /// Cost models only (the wisdom for this device), no trial runs.
+  Estimate,
+  /// Trial runs from a few sources correct each strategy's predictions for this graph; the
+  /// corrections are stored in the wisdom under the graph's fingerprint and reused next time.
+  Measure,
+  /// The per-level oracle: at every level every applicable strategy is timed from the same
+  /// checkpointed state, and the result's oracle_ms is the cheapest chain through the measured
+  /// options. The yardstick for the planner; slow (every level runs every strategy).
+  Exhaustive,
+  /// Fail with WisdomError unless the wisdom covers this device (and, if it holds a Measure plan
+  /// for this graph, use it).
+  WisdomOnly,
+};
+
+/// What to do when the wisdom holds no entry matching this device (plans under Estimate and
+/// Measure; WisdomOnly always fails).
+enum class MissingWisdom {
+  /// Run a quick calibration (about a minute) and add it to the caller's Wisdom.
+  Calibrate,
+  /// Use the built-in SwitchRule; Plan::warnings() and every level's reason say so.
+  Rule,
+};
+
 /// What plan_bfs may do.
 struct PlanOptions {
-  /// "auto" applies the SwitchRule per level; a strategy name forces that strategy on every
+  PlanFlags flags = PlanFlags::Estimate;
+  MissingWisdom missing_wisdom = MissingWisdom::Calibrate;
+  /// Measure: BFS sources per trial (random vertices with out-arcs, fixed seed).
+  int trial_sources = 4;
+  /// "auto" lets the cost models choose per level; a strategy name forces that strategy on every
   /// level where it is applicable (see strategy_names()); elsewhere the SwitchRule decides and
   /// the level log says why.
   std::string strategy = "auto";
@@ -74,20 +108,56 @@ class Plan {
   const std::vector<std::string>& warnings() const;
   /// Name of the device in use, or "host only".
   std::string device_name() const;
+  /// Where the per-level decisions come from: "wisdom for <device> (calibrated <date>)",
+  /// "built-in rule (...why...)", "forced", ...
+  const std::string& decision_source() const;
+  /// Graph statistics, with the sampled level structure (one BFS from a random source).
+  const GraphStats& graph_stats() const;
+  /// The predicted schedule along the sampled level structure: one record per sampled level with
+  /// the strategy the cost models pick, its predicted time and the runner-up (no measured
+  /// times). Empty without cost models.
+  std::vector<LevelRecord> predicted_schedule() const;
 
   struct Impl;
 
  private:
   explicit Plan(std::unique_ptr<Impl> impl);
-  friend Plan plan_bfs(const Graph&, const PlanOptions&);
+  friend Plan plan_bfs(const Graph&, Wisdom&, const PlanOptions&);
   std::unique_ptr<Impl> impl_;
 };
 
-/// Allocates everything a BFS on graph needs and uploads the graph to the device.
-/// The plan keeps a (shared) copy of the graph.
-/// @throws InvalidArgument for an unknown strategy name; OutOfMemory if the graph does not fit
-/// on the device; CudaError on other device failures.
+/// Allocates everything a BFS on graph needs, uploads the graph to the device, samples the
+/// graph's level structure and picks the cost models: the wisdom entry whose fingerprint matches
+/// this device (Measure and a quick calibration add to wisdom; the caller saves it). The plan
+/// keeps a (shared) copy of the graph and a copy of the models.
+/// @throws InvalidArgument for an unknown strategy name; WisdomError under WisdomOnly when the
+/// wisdom does not match the device (naming the fields that differ); OutOfMemory if the graph
+/// does not fit on the device; CudaError on other device failures.
+Plan plan_bfs(const Graph& graph, Wisdom& wisdom, const PlanOptions& options = {});
+/// Same with Wisdom::load_or_default() (calibrations and Measure results are not kept).
 Plan plan_bfs(const Graph& graph, const PlanOptions& options = {});
+
+/// How thorough a calibration is.
+enum class CalibrationLevel {
+  Quick,    ///< about a minute on an H100: small sweeps, few repetitions
+  Patient,  ///< several minutes: larger graphs and more sources
+};
+
+/// Options of calibrate().
+struct CalibrationOptions {
+  CalibrationLevel level = CalibrationLevel::Quick;
+  int device = 0;
+  /// Called as calibration proceeds: fraction done (0..1) and what is being measured.
+  std::function<void(double fraction, const std::string& what)> progress;
+};
+
+/// Measures the device (launch latency, host round trip, device-side tail launch, one-block
+/// barrier cost, streaming bandwidth, random gathers and atomics from L2 and DRAM, pinned
+/// transfers, host expansion rates), runs every strategy at every level of BFSs over generated
+/// graphs of several shapes (Exhaustive trials from checkpointed state), and fits each
+/// strategy's and conversion's cost model by least squares, recording the fit errors.
+/// @throws InvalidArgument if there is no CUDA device; CudaError on device failures.
+DeviceWisdom calibrate(const CalibrationOptions& options = {});
 
 /// Names of all strategies in registry order ("cpu_expand", "privatized_queue", ...).
 std::vector<std::string> strategy_names();

@@ -10,6 +10,15 @@
 
 namespace abfs {
 
+/// One strategy timed at one level by an Exhaustive plan (from the same checkpointed state).
+struct StrategyTrial {
+  std::string strategy;
+  double predicted_us = 0.0;   ///< the cost model's prediction for the level (0 without models)
+  double measured_us = 0.0;    ///< wall time of the level (launch, copy-back and sync included)
+  double conversion_us = 0.0;  ///< converting the frontier to what the strategy consumes (synchronized)
+  int levels = 1;              ///< levels the run advanced (device-driven runs may carry several)
+};
+
 /// One BFS level as the executor ran it. Level L expands the frontier of vertices at distance L.
 struct LevelRecord {
   int level = 0;
@@ -20,6 +29,16 @@ struct LevelRecord {
   double device_us = 0.0;          ///< GPU time of the level (CUDA events); 0 for host strategies
   double conversion_us = 0.0;      ///< moving the frontier/visited state before this level
   std::string reason;              ///< why this strategy was chosen
+  /// The cost model's prediction for the level's own time (comparable with time_us), and for
+  /// the conversion before it; 0 when the level was not chosen by cost models.
+  double predicted_us = 0.0;
+  double predicted_conversion_us = 0.0;
+  /// The second-cheapest applicable strategy and its predicted time, conversion included
+  /// (empty when there was no model decision or no other candidate).
+  std::string runner_up;
+  double runner_up_predicted_us = 0.0;
+  /// Exhaustive plans: every applicable strategy timed at this level.
+  std::vector<StrategyTrial> trials;
 };
 
 /// The output of Plan::execute.
@@ -36,6 +55,10 @@ struct BfsResult {
   /// when a device is in use (host clock otherwise). Like Graph500 and the GPU BFS codes we
   /// compare with, it excludes gathering distances and parents for the caller (result_ms).
   double total_ms = 0.0;
+  /// Exhaustive plans: the per-level oracle's total in ms, the cheapest chain of measured
+  /// options through the levels (conversions included); 0 otherwise. total_ms then includes
+  /// every trial and is not a BFS time.
+  double oracle_ms = 0.0;
   /// Gathering `distances` and `parents` onto the host after the BFS, in ms (host clock).
   double result_ms = 0.0;
   VertexId vertices_reached = 0;

@@ -1,6 +1,7 @@
-// The executor with a device: the built-in rule, every strategy forced, and schedules that
-// alternate every pair of strategies level by level, so that every ordered switch (and with it
-// every conversion: host <-> device, queue -> bitmap, multi-level runs cut to one level) is taken.
+// The executor with a device: cost-model decisions (the wisdom for this device), the Exhaustive
+// oracle, the built-in rule, every strategy forced, and schedules that alternate every pair of
+// strategies level by level, so that every ordered switch (and with it every conversion: host
+// <-> device, queue -> bitmap, multi-level runs cut to one level) is taken.
 
 #include <abfs/plan.hpp>
 
@@ -15,16 +16,40 @@ namespace {
 struct Mode {
   std::string name;
   abfs::PlanOptions options;
+  bool rule = false;  // plan with no wisdom: the built-in rule decides
 };
 
-/// "auto", each strategy forced, and {a, b} alternation for every unordered pair (which runs
+/// The wisdom for this device (shipped, system, user cache or $ABFS_WISDOM); calibrated once
+/// (quick) when none matches, so that the cost-model mode always has models.
+abfs::Wisdom& device_wisdom() {
+  static abfs::Wisdom wisdom = [] {
+    abfs::Wisdom w = abfs::Wisdom::load_or_default();
+    if (w.find(abfs::current_device_fingerprint()) == nullptr) w.put(abfs::calibrate());
+    return w;
+  }();
+  return wisdom;
+}
+
+abfs::Plan plan_for(const abfs::Graph& g, const Mode& mode) {
+  abfs::Wisdom none;
+  abfs::PlanOptions options = mode.options;
+  if (mode.rule) options.missing_wisdom = abfs::MissingWisdom::Rule;
+  return abfs::plan_bfs(g, mode.rule ? none : device_wisdom(), options);
+}
+
+/// Cost models, the Exhaustive oracle, the built-in rule (small levels in one_block or on the
+/// host), each strategy forced, and {a, b} alternation for every unordered pair (which runs
 /// a -> b and b -> a on every BFS of three or more levels).
 std::vector<Mode> modes() {
   std::vector<Mode> m;
-  m.push_back({"auto", {}});
+  m.push_back({"cost models", {}});
+  abfs::PlanOptions exhaustive;
+  exhaustive.flags = abfs::PlanFlags::Exhaustive;
+  m.push_back({"exhaustive", exhaustive});
+  m.push_back({"rule", {}, true});
   abfs::PlanOptions host_small;
   host_small.rule.block_loop_for_small = false;
-  m.push_back({"auto, small frontiers on the host", host_small});
+  m.push_back({"rule, small frontiers on the host", host_small, true});
   const std::vector<std::string> names = abfs::strategy_names();
   for (const auto& name : names) {
     abfs::PlanOptions forced;
@@ -46,15 +71,26 @@ void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& source
   for (abfs::VertexId s : sources) references.push_back(abfs::reference_bfs(g, s));
   for (const auto& mode : modes()) {
     CAPTURE(mode.name);
-    abfs::Plan plan = abfs::plan_bfs(g, mode.options);
-    CHECK(plan.warnings().empty());
+    abfs::Plan plan = plan_for(g, mode);
+    if (!mode.rule) CHECK(plan.warnings().empty());
+    const bool models = mode.name == "cost models";
+    if (models) CHECK(plan.decision_source().find("wisdom for") == 0);
     abfs::BfsResult r;
     for (std::size_t k = 0; k < sources.size(); ++k) {
       plan.execute(sources[k], r);  // one plan and result reused across sources
       abfs::test::check_bfs(g, sources[k], r, references[k]);
+      if (mode.options.flags == abfs::PlanFlags::Exhaustive) CHECK(r.oracle_ms > 0.0);
       int expected_level = 0;
       for (const auto& level : r.levels) {
         CHECK(level.level == expected_level++);  // one record per level, multi-level runs included
+        if (models) CHECK(level.predicted_us > 0.0);
+        if (mode.options.flags == abfs::PlanFlags::Exhaustive) {
+          // The oracle's chain is made of measured options: the chosen one was a trial here
+          // or carries this level from a run started above.
+          bool timed = level.reason.find("carried") != std::string::npos;
+          for (const auto& t : level.trials) timed = timed || (t.strategy == level.strategy && t.measured_us > 0.0);
+          CHECK(timed);
+        }
         if (!mode.options.schedule.empty()) {
           const auto& schedule = mode.options.schedule;
           const std::string& planned = schedule[static_cast<std::size_t>(level.level) % schedule.size()];
@@ -84,7 +120,7 @@ TEST_CASE("executor with a device is correct on generated graphs") {
 
 TEST_CASE("the built-in rule goes bottom-up on the middle levels of a Kronecker graph") {
   const abfs::Graph g = abfs::generate_kronecker(16, 16, 2);
-  abfs::Plan plan = abfs::plan_bfs(g);
+  abfs::Plan plan = plan_for(g, {"rule", {}, true});
   const abfs::BfsResult r = plan.execute(abfs::test::sample_sources(g, 1).front());
   std::set<std::string> used;
   for (const auto& level : r.levels) {
@@ -129,14 +165,16 @@ TEST_CASE("executor with a device is correct on every real graph, directed and u
       std::vector<abfs::BfsTree> references;
       for (abfs::VertexId s : sources) references.push_back(abfs::reference_bfs(g, s));
       const std::vector<Mode> all = modes();
-      // Every mode on 4 of the sources; auto and the forced strategies on all 20.
+      // The alternations on 4 of the sources, the oracle on 2, the rest on all 20.
       for (std::size_t m = 0; m < all.size(); ++m) {
         CAPTURE(all[m].name);
-        abfs::Plan plan = abfs::plan_bfs(g, all[m].options);
+        abfs::Plan plan = plan_for(g, all[m]);
         abfs::BfsResult r;
-        const bool everywhere = all[m].options.schedule.empty();
+        const bool exhaustive = all[m].options.flags == abfs::PlanFlags::Exhaustive;
+        const bool everywhere = all[m].options.schedule.empty() && !exhaustive;
         for (std::size_t k = 0; k < sources.size(); ++k) {
           if (!everywhere && k % 5 != m % 5) continue;
+          if (exhaustive && k >= 10) continue;  // every strategy at every level: 2 sources
           plan.execute(sources[k], r);
           abfs::test::check_bfs(g, sources[k], r, references[k]);
         }

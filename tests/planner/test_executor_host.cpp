@@ -67,8 +67,35 @@ TEST_CASE("bad plan and execute arguments are clear errors") {
 
 TEST_CASE("the plan.hpp docstring example compiles and runs") {
   abfs::Graph g = abfs::open_graph("kron:16");
-  abfs::Plan plan = abfs::plan_bfs(g);
+  abfs::Wisdom wisdom = abfs::Wisdom::load_or_default();
+  abfs::Plan plan = abfs::plan_bfs(g, wisdom);
   abfs::BfsResult r = plan.execute(0);
   abfs::test::check_bfs(g, 0, r);
   CHECK_FALSE(r.levels.empty());
+}
+
+TEST_CASE("a WisdomOnly plan without a device fails with a WisdomError") {
+  if (abfs::cuda_device_count() > 0) return;  // the GPU tests cover the device case
+  abfs::PlanOptions options;
+  options.flags = abfs::PlanFlags::WisdomOnly;
+  abfs::Wisdom none;
+  CHECK_THROWS_AS(abfs::plan_bfs(abfs::generate_kronecker(8), none, options), abfs::WisdomError);
+}
+
+TEST_CASE("an Exhaustive plan on the host gives a valid result and an oracle no slower than its levels") {
+  const abfs::Graph g = abfs::generate_kronecker(12, 16, 4);
+  abfs::PlanOptions options;
+  options.use_gpu = false;
+  options.flags = abfs::PlanFlags::Exhaustive;
+  abfs::Plan plan = abfs::plan_bfs(g, options);
+  const abfs::BfsResult r = plan.execute(5);
+  abfs::test::check_bfs(g, 5, r);
+  double sum_us = 0.0;
+  for (const auto& level : r.levels) {
+    REQUIRE(level.trials.size() == 1);
+    CHECK(level.trials.front().strategy == "cpu_expand");
+    sum_us += level.time_us + level.conversion_us;
+  }
+  CHECK(r.oracle_ms > 0.0);
+  CHECK(r.oracle_ms == doctest::Approx(sum_us / 1000.0));  // the chain is the levels' measured times
 }

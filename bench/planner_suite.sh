@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Issue 4 on the GPU machine: calibrate, test with the fresh wisdom, then compare the adaptive
+# plan with every single strategy and the Exhaustive oracle over the graph suite.
+# Runs from the repository root over a bundle made by
+#   ../shared/tools/device-bundle .device build/abfs build/tests/abfs_gpu_tests ../shared/data/*.gz
+# Usage: bench/planner_suite.sh BUNDLE OUT [calibrate|patient|tests|compare|big|svg]...
+#   calibrate/patient: abfs calibrate --quick/--patient --out OUT/wisdom.yaml (later steps use it;
+#   without either step, ABFS_WISDOM may name one). compare: the suite minus the two largest
+#   graphs, which `big` adds. svg: JSON logs and SVGs of luxembourg_osm and kron:22.
+# OUT gets summary.txt, compare.txt, calibrate.txt, wisdom.yaml and logs.tar.gz.
+set -uo pipefail
+bundle=$1; final=$2; shift 2
+work=$(mktemp -d)
+export ABFS_DATA_DIR=$bundle/data ABFS_CACHE_DIR=/tmp/abfs-cache
+export ABFS_WISDOM=${ABFS_WISDOM:-$final/wisdom.yaml}
+run() { "$bundle/run.sh" "$@"; }
+touch "$final/summary.txt" "$final/compare.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >> "$final/summary.txt" 2>&1
+compare() {
+  for g in "$@"; do
+    name=$(basename "$g" | tr ':' '_')
+    timeout "${ABFS_COMPARE_TIMEOUT:-240}" \
+      "$bundle/run.sh" abfs compare "$g" --random-sources "${ABFS_SOURCES:-4}" --json "$work/compare_$name.json" \
+      > "$work/compare_$name.txt" 2>&1
+    echo "rc=$? $(grep '^|' "$work/compare_$name.txt")" | tee -a "$final/compare.txt"
+    tail -3 "$work/compare_$name.txt" | grep -i "error\|fail" >> "$final/compare.txt"
+  done
+}
+for step in "$@"; do
+  case $step in
+    calibrate|patient)
+      flag=--quick; [ "$step" = patient ] && flag=--patient
+      t0=$SECONDS
+      run abfs calibrate $flag --out "$final/wisdom.yaml" > "$final/calibrate.txt" 2>&1
+      echo "calibrate $flag rc=$? $((SECONDS - t0)) s" | tee -a "$final/summary.txt" ;;
+    tests)
+      timeout 400 "$bundle/run.sh" abfs_gpu_tests > "$work/gpu_tests.log" 2>&1
+      echo "gpu_tests rc=$? $(grep -E '^\[doctest\] (test cases|assertions)' "$work/gpu_tests.log" | tr '\n' ' ')" | tee -a "$final/summary.txt"
+      grep -B2 -A8 "ERROR" "$work/gpu_tests.log" | head -60 >> "$final/summary.txt" ;;
+    compare)
+      compare "$bundle"/data/*.gz kron:22 uniform:1048576:8 uniform:8388608:8 ;;
+    big)
+      compare kron:24 uniform:100000000:4 ;;
+    svg)
+      for g in "$bundle/data/luxembourg_osm.mtx.gz" kron:22 "$bundle/data/uk-2007-05-100000.txt.gz" "$bundle/data/cnr-2000.txt.gz"; do
+        name=$(basename "$g" | tr ':' '_'); name=${name%%.*}
+        run abfs run "$g" --log "$work/level_log_$name.json" > "$work/run_$name.txt" 2>&1
+        run abfs report "$work/level_log_$name.json" --out "$work/level_log_$name.svg" >> "$final/summary.txt" 2>&1
+        grep -E "^(plan|total)" "$work/run_$name.txt" >> "$final/summary.txt"
+      done ;;
+  esac
+done
+tar -czf "$final/logs.tar.gz" -C "$work" .

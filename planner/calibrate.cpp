@@ -1,0 +1,153 @@
+// calibrate(): measure the device's mechanisms, then time every strategy at every level of BFSs
+// over generated graphs (Exhaustive trials from checkpointed state) and fit the cost models.
+//
+// The sweep graphs cover the frontier shapes the strategies meet: Kronecker (skewed degrees, a
+// few huge levels), uniform random out-degree (directed, even degrees, a dozen levels), and a
+// 2-D grid (hundreds of tiny levels, like road networks and meshes), at two sizes each so that
+// per-vertex and per-arc terms separate from fixed costs.
+
+#include <abfs/error.hpp>
+#include <abfs/plan.hpp>
+
+#include "planner/cost_model.hpp"
+#include "planner/executor.hpp"
+#include "runtime/device_probes.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <random>
+
+namespace abfs {
+namespace {
+
+std::string host_cpu_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+DeviceWisdom calibrate(const CalibrationOptions& options) {
+  if (cuda_device_count() <= options.device) throw InvalidArgument("calibrate: no CUDA device " + std::to_string(options.device));
+  const bool patient = options.level == CalibrationLevel::Patient;
+  // Sweep graphs and BFS sources per graph. Quick: ~1 minute on the H100 (2026-11-22).
+  const std::vector<std::string> graphs =
+      patient ? std::vector<std::string>{"kron:16", "kron:20", "kron:22", "uniform:262144:8", "uniform:4194304:8",
+                                         "uniform:1048576:16", "grid:256:256", "grid:64:8192", "grid:1024:1024"}
+              : std::vector<std::string>{"kron:15", "kron:19", "uniform:262144:8", "uniform:2097152:8", "grid:128:256",
+                                         "grid:32:2048"};
+  const int sources = patient ? 4 : 2;
+  const double probe_share = 0.15;
+  auto progress = [&](double fraction, const std::string& what) {
+    if (options.progress) options.progress(fraction, what);
+  };
+
+  DeviceWisdom entry;
+  entry.fingerprint = current_device_fingerprint(options.device);
+  entry.host_cpu = host_cpu_name();
+  entry.host_threads = omp_get_max_threads();
+  entry.calibration = patient ? "patient" : "quick";
+  entry.measurements = detail::measure_device_probes(patient, [&](const std::string& step) { progress(0.0, step); });
+  progress(probe_share * 0.9, "device-side tail-launch chain");
+  entry.measurements["tail_launch_us"] = strategies::probe_tail_launch_us(patient ? 2000 : 500);
+
+  std::vector<detail::CostSample> samples;
+  for (std::size_t g = 0; g < graphs.size(); ++g) {
+    progress(probe_share + (1.0 - probe_share) * static_cast<double>(g) / static_cast<double>(graphs.size()),
+             "strategies on " + graphs[g]);
+    const Graph graph = open_graph(graphs[g]);
+    PlanOptions plan_options;
+    plan_options.flags = PlanFlags::Exhaustive;
+    plan_options.device = options.device;
+    std::vector<detail::CostSample> graph_samples;
+    std::mt19937_64 rng(g + 1);
+    std::uniform_int_distribution<VertexId> pick(0, graph.num_vertices() - 1);
+    std::vector<VertexId> bfs_sources;
+    for (int s = 0; s < sources; ++s) {
+      VertexId source = pick(rng);
+      for (int tries = 0; graph.out_degree(source) == 0 && tries < 1000; ++tries) source = pick(rng);
+      bfs_sources.push_back(source);
+    }
+    BfsResult result;
+    {
+      // Every strategy at every level, from checkpoints (and the conversions, synchronized).
+      detail::Executor executor(graph, plan_options, true);
+      executor.collect_samples(&graph_samples);
+      for (VertexId source : bfs_sources) executor.execute(source, result);
+    }
+    // Each strategy forced through whole BFSs: levels as a plan runs them (caches, the
+    // executor's own work between levels), where trials from a checkpoint run warm and alone.
+    for (const auto& name : strategy_names()) {
+      PlanOptions forced;
+      forced.strategy = name;
+      forced.device = options.device;
+      detail::Executor executor(graph, forced, true);
+      std::vector<detail::CostSample> forced_samples;
+      executor.execute(bfs_sources.front(), result);  // warm-up
+      executor.collect_samples(&forced_samples);
+      for (VertexId source : bfs_sources) executor.execute(source, result);
+      for (auto& sample : forced_samples) {
+        if (sample.model == name) graph_samples.push_back(std::move(sample));
+      }
+    }
+    // Every graph weighs about the same in the fits: a grid's trials carry hundreds of
+    // thousands of continued one-block levels, a Kronecker graph's a few dozen levels. Keep an
+    // evenly strided subset of at most kMaxSamples per model and graph.
+    constexpr std::size_t kMaxSamples = 4000;
+    std::map<std::string, std::vector<detail::CostSample*>> per_model;
+    for (auto& sample : graph_samples) per_model[sample.model].push_back(&sample);
+    for (auto& [name, list] : per_model) {
+      const double stride = std::max(1.0, static_cast<double>(list.size()) / kMaxSamples);
+      for (double at = 0; at < static_cast<double>(list.size()); at += stride) {
+        samples.push_back(std::move(*list[static_cast<std::size_t>(at)]));
+      }
+    }
+  }
+  progress(0.98, "fitting cost models");
+  std::map<std::string, std::vector<detail::CostSample>> by_model;
+  for (auto& s : samples) by_model[s.model].push_back(std::move(s));
+  for (const auto& [name, model_samples] : by_model) entry.models[name] = detail::fit_cost_model(model_samples);
+  progress(0.99, "executor overhead per level");
+  {
+    // The executor's own time per host-driven level (the decision by these models, the
+    // bookkeeping), from a BFS of many small levels.
+    const Graph grid = open_graph("grid:16:4096");
+    PlanOptions plain;
+    plain.device = options.device;
+    detail::Executor executor(grid, plain, true);
+    auto models = std::make_shared<detail::ModelSet>();
+    models->models = entry.models;
+    executor.set_models(models, "calibration");
+    executor.set_level_profile(executor.sample_levels(0));
+    BfsResult result;
+    std::vector<double> overheads;
+    for (int r = 0; r < 3; ++r) {
+      executor.execute(0, result);
+      overheads.push_back(executor.last_level_overhead_us());
+    }
+    entry.measurements["executor_level_us"] = detail::quantile(overheads, 0.5);
+  }
+  if (entry.models.count("cpu_expand") != 0) {
+    const CostModelFit& cpu = entry.models["cpu_expand"];
+    for (std::size_t i = 0; i < cpu.features.size(); ++i) {
+      if (cpu.features[i] == "serial_edges") entry.measurements["cpu_serial_edge_us"] = cpu.coefficients[i];
+      if (cpu.features[i] == "parallel_edges") entry.measurements["cpu_parallel_edge_us"] = cpu.coefficients[i];
+    }
+  }
+  entry.calibrated = detail::utc_now();
+  progress(1.0, "done");
+  return entry;
+}
+
+}  // namespace abfs
