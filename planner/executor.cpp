@@ -16,10 +16,6 @@ namespace {
 using strategies::FrontierRepresentation;
 using strategies::Location;
 
-double microseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-}
-
 int side(Location l) { return l == Location::Host ? 0 : 1; }
 
 }  // namespace

@@ -25,10 +25,6 @@ namespace {
 using strategies::FrontierRepresentation;
 using strategies::Location;
 
-double microseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-}
-
 // One strategy timed at one level.
 struct Option {
   strategies::Strategy* strategy = nullptr;

@@ -2,6 +2,7 @@
 // launch latency, the host round trip, one block's barrier cost, streaming bandwidth, random
 // gathers and atomics from L2 and from DRAM, and pinned transfers. Each is timed with CUDA events
 // (or the host clock where the host's view is the point) after a warm-up; medians of repetitions.
+// The tail-launch chain is probed in strategies/dynamic_parallel.cu (it needs the device runtime).
 
 #include "runtime/device_probes.hpp"
 
@@ -65,30 +66,6 @@ __global__ void random_atomic(unsigned int* table, unsigned int mask, std::size_
   }
 }
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values.empty() ? 0.0 : values[values.size() / 2];
-}
-
-// Median over repetitions of the event-timed milliseconds of launch(), after one warm-up.
-template <class Launch>
-double timed_ms(Stream& stream, int repetitions, Launch launch) {
-  Event start, stop;
-  launch();
-  ABFS_CHECK_LAUNCH(stream.get());
-  std::vector<double> ms;
-  for (int r = 0; r < repetitions; ++r) {
-    start.record(stream.get());
-    launch();
-    ABFS_CHECK_LAUNCH(stream.get());
-    stop.record(stream.get());
-    // The host reads the timing next.
-    ABFS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    ms.push_back(elapsed_ms(start, stop));
-  }
-  return median_of(ms);
-}
-
 }  // namespace
 
 std::map<std::string, double> measure_device_probes(bool patient, const std::function<void(const std::string&)>& step) {
@@ -104,7 +81,7 @@ std::map<std::string, double> measure_device_probes(bool patient, const std::fun
 
   step("kernel launch latency");
   constexpr int kLaunches = 1000;
-  m["kernel_launch_us"] = timed_ms(stream, repetitions, [&] {
+  m["kernel_launch_us"] = median_event_ms(stream, repetitions, [&] {
                             for (int i = 0; i < kLaunches; ++i) empty_kernel<<<1, 32, 0, s>>>();
                           }) * 1000.0 / kLaunches;
 
@@ -119,18 +96,18 @@ std::map<std::string, double> measure_device_probes(bool patient, const std::fun
       ABFS_CUDA_CHECK(cudaMemcpyAsync(word.data(), sink.data(), sizeof(unsigned int), cudaMemcpyDeviceToHost, s));
       // The round trip is what is measured.
       ABFS_CUDA_CHECK(cudaStreamSynchronize(s));
-      if (r >= 20) us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count());
+      if (r >= 20) us.push_back(microseconds_since(t));
     }
-    m["launch_sync_us"] = median_of(us);
+    m["launch_sync_us"] = median_of_values(us);
     std::vector<double> copy_us;
     for (int r = 0; r < 120; ++r) {
       const auto t = std::chrono::steady_clock::now();
       ABFS_CUDA_CHECK(cudaMemcpyAsync(sink.data(), word.data(), sizeof(unsigned int), cudaMemcpyHostToDevice, s));
       // The round trip is what is measured.
       ABFS_CUDA_CHECK(cudaStreamSynchronize(s));
-      if (r >= 20) copy_us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count());
+      if (r >= 20) copy_us.push_back(microseconds_since(t));
     }
-    m["h2d_latency_us"] = median_of(copy_us);
+    m["h2d_latency_us"] = median_of_values(copy_us);
   }
 
   step("one-block barrier loop");
@@ -138,7 +115,7 @@ std::map<std::string, double> measure_device_probes(bool patient, const std::fun
     DeviceBuffer<unsigned int> table(1024);
     ABFS_CUDA_CHECK(cudaMemsetAsync(table.data(), 0, table.bytes(), s));
     constexpr unsigned int kIterations = 100000;
-    m["block_barrier_iteration_us"] = timed_ms(stream, repetitions, [&] {
+    m["block_barrier_iteration_us"] = median_event_ms(stream, repetitions, [&] {
                                         barrier_loop<<<1, 512, 0, s>>>(table.data(), kIterations, sink.data());
                                       }) * 1000.0 / kIterations;
   }
@@ -148,7 +125,7 @@ std::map<std::string, double> measure_device_probes(bool patient, const std::fun
     const std::size_t bytes = (patient ? std::size_t{2} : std::size_t{1}) << 30;
     DeviceBuffer<uint4> data(bytes / sizeof(uint4));
     ABFS_CUDA_CHECK(cudaMemsetAsync(data.data(), 1, data.bytes(), s));
-    const double ms = timed_ms(stream, repetitions, [&] {
+    const double ms = median_event_ms(stream, repetitions, [&] {
       stream_read<<<grid, 512, 0, s>>>(data.data(), data.size(), sink.data());
     });
     m["stream_read_bytes_per_s"] = static_cast<double>(bytes) / (ms * 1e-3);
@@ -163,10 +140,10 @@ std::map<std::string, double> measure_device_probes(bool patient, const std::fun
     const std::size_t count = std::size_t{1} << 28;
     for (const auto& [name, words] : {std::pair<const char*, std::size_t>{"l2", l2_words}, {"dram", dram_words}}) {
       const auto mask = static_cast<unsigned int>(words - 1);
-      const double gather_ms = timed_ms(stream, repetitions, [&, mask] {
+      const double gather_ms = median_event_ms(stream, repetitions, [&, mask] {
         random_gather<<<grid, 512, 0, s>>>(table.data(), mask, count, sink.data());
       });
-      const double atomic_ms = timed_ms(stream, repetitions, [&, mask] {
+      const double atomic_ms = median_event_ms(stream, repetitions, [&, mask] {
         random_atomic<<<grid, 512, 0, s>>>(table.data(), mask, count);
       });
       m[std::string("gather_") + name + "_per_s"] = static_cast<double>(count) / (gather_ms * 1e-3);
@@ -179,10 +156,10 @@ std::map<std::string, double> measure_device_probes(bool patient, const std::fun
     const std::size_t bytes = std::size_t{256} << 20;
     DeviceBuffer<unsigned char> device_side(bytes);
     PinnedBuffer<unsigned char> host_side(bytes);
-    const double up_ms = timed_ms(stream, repetitions, [&] {
+    const double up_ms = median_event_ms(stream, repetitions, [&] {
       ABFS_CUDA_CHECK(cudaMemcpyAsync(device_side.data(), host_side.data(), bytes, cudaMemcpyHostToDevice, s));
     });
-    const double down_ms = timed_ms(stream, repetitions, [&] {
+    const double down_ms = median_event_ms(stream, repetitions, [&] {
       ABFS_CUDA_CHECK(cudaMemcpyAsync(host_side.data(), device_side.data(), bytes, cudaMemcpyDeviceToHost, s));
     });
     m["h2d_bytes_per_s"] = static_cast<double>(bytes) / (up_ms * 1e-3);

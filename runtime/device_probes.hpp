@@ -3,11 +3,40 @@
 
 #include "runtime/resources.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace abfs::detail {
+
+/// Median of values (the upper middle for an even count); 0 for none.
+inline double median_of_values(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0.0 : values[values.size() / 2];
+}
+
+/// Median over repetitions of the CUDA-event milliseconds of launch() on stream, after one
+/// warm-up call. launch() enqueues work on stream; each repetition synchronizes on its stop
+/// event. @throws CudaError if a launch fails.
+template <class Launch>
+double median_event_ms(Stream& stream, int repetitions, Launch launch) {
+  Event start, stop;
+  launch();
+  ABFS_CHECK_LAUNCH(stream.get());
+  std::vector<double> ms;
+  for (int r = 0; r < repetitions; ++r) {
+    start.record(stream.get());
+    launch();
+    ABFS_CHECK_LAUNCH(stream.get());
+    stop.record(stream.get());
+    // The host reads the timing next.
+    ABFS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    ms.push_back(elapsed_ms(start, stop));
+  }
+  return median_of_values(ms);
+}
 
 /// Measures the current device, on its own stream, and returns measurements by name with unit
 /// suffix: kernel_launch_us (back to back), launch_sync_us (launch + 4-byte copy-back + host

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -142,6 +143,11 @@ class Event {
 
 /// Milliseconds between two recorded events; both must have completed.
 double elapsed_ms(const Event& start, const Event& stop);
+
+/// Host-clock microseconds since start (steady clock).
+inline double microseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
 
 /// What the executor reports about the device in use.
 struct DeviceInfo {

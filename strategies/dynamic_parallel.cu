@@ -23,13 +23,13 @@
 // @see Luo, Wong, Hwu, DAC 2010 (hierarchical kernel arrangement); NVIDIA, CUDA Programming
 //      Guide, "CUDA Dynamic Parallelism" (CDP2, tail launch).
 
+#include "runtime/device_probes.hpp"
 #include "strategies/block_loop.cuh"
 #include "strategies/strategy.hpp"
 
 #include <cub/block/block_reduce.cuh>
 
 #include <algorithm>
-#include <vector>
 
 namespace abfs::strategies {
 namespace {
@@ -272,21 +272,8 @@ std::unique_ptr<Strategy> make_dynamic_parallel(const DynamicParallelConfig& con
 
 double probe_tail_launch_us(unsigned int links) {
   detail::Stream stream;
-  detail::Event start, stop;
-  tail_chain<<<1, 32, 0, stream.get()>>>(2);  // warm-up: module load, device runtime
-  ABFS_CHECK_LAUNCH(stream.get());
-  std::vector<double> per_link;
-  for (int r = 0; r < 5; ++r) {
-    start.record(stream.get());
-    tail_chain<<<1, 32, 0, stream.get()>>>(links);
-    ABFS_CHECK_LAUNCH(stream.get());
-    stop.record(stream.get());
-    // The host reads the timing next.
-    ABFS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    per_link.push_back(detail::elapsed_ms(start, stop) * 1000.0 / links);
-  }
-  std::sort(per_link.begin(), per_link.end());
-  return per_link[per_link.size() / 2];
+  const double ms = detail::median_event_ms(stream, 5, [&] { tail_chain<<<1, 32, 0, stream.get()>>>(links); });
+  return ms * 1000.0 / links;
 }
 
 }  // namespace abfs::strategies
