@@ -17,7 +17,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -227,14 +226,8 @@ abfs::Graph load_for(const RunArgs& args) {
 }
 
 // K random sources with an out-arc (Graph500), fixed by seed.
-std::vector<abfs::VertexId> random_sources(const abfs::Graph& g, int count, std::uint64_t seed) {
-  std::vector<abfs::VertexId> sources;
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<abfs::VertexId> pick(0, g.num_vertices() - 1);
-  for (int attempts = 0; static_cast<int>(sources.size()) < count && attempts < 1000000; ++attempts) {
-    const abfs::VertexId v = pick(rng);
-    if (g.out_degree(v) > 0) sources.push_back(v);
-  }
+std::vector<abfs::VertexId> sources_with_out_arcs(const abfs::Graph& g, int count, std::uint64_t seed) {
+  std::vector<abfs::VertexId> sources = abfs::random_sources(g, count, seed);
   if (sources.empty()) throw abfs::InvalidArgument("graph " + g.name() + " has no vertex with an out-arc");
   return sources;
 }
@@ -263,7 +256,7 @@ int run_command(const RunArgs& args) {
   // Sources: one given (default 0), or K random vertices with at least one out-arc (Graph500).
   std::vector<abfs::VertexId> sources;
   if (args.random_sources > 0) {
-    sources = random_sources(g, args.random_sources, args.seed);
+    sources = sources_with_out_arcs(g, args.random_sources, args.seed);
   } else {
     const std::int64_t s = args.source < 0 ? 0 : args.source;
     if (s >= g.num_vertices()) {
@@ -418,7 +411,7 @@ struct PlanTiming {
 // abfs compare: the adaptive plan against every single strategy and the Exhaustive oracle.
 int compare_command(const RunArgs& args, const std::string& json_path) {
   const abfs::Graph g = load_for(args);
-  const std::vector<abfs::VertexId> sources = random_sources(g, std::max(1, args.random_sources), args.seed);
+  const std::vector<abfs::VertexId> sources = sources_with_out_arcs(g, std::max(1, args.random_sources), args.seed);
   WisdomStore store(args.wisdom_file);
   std::vector<std::string> plans{"auto"};
   const bool device = abfs::cuda_device_count() > 0;

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <random>
 #include <sstream>
 
 namespace abfs {
@@ -225,6 +226,18 @@ Graph open_graph(const std::string& spec, const LoadOptions& options, LoadInfo* 
     return g;
   }
   return load_graph(spec, options, info);
+}
+
+std::vector<VertexId> random_sources(const Graph& graph, int count, std::uint64_t seed) {
+  std::vector<VertexId> sources;
+  if (graph.num_vertices() == 0) return sources;
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<VertexId> pick(0, graph.num_vertices() - 1);
+  for (int attempts = 0; static_cast<int>(sources.size()) < count && attempts < 1000000; ++attempts) {
+    const VertexId v = pick(rng);
+    if (graph.out_degree(v) > 0) sources.push_back(v);
+  }
+  return sources;
 }
 
 GraphStats compute_stats(const Graph& graph) {

@@ -19,7 +19,6 @@
 #include <ctime>
 #include <fstream>
 #include <map>
-#include <random>
 
 namespace abfs {
 namespace {
@@ -71,14 +70,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
     plan_options.flags = PlanFlags::Exhaustive;
     plan_options.device = options.device;
     std::vector<detail::CostSample> graph_samples;
-    std::mt19937_64 rng(g + 1);
-    std::uniform_int_distribution<VertexId> pick(0, graph.num_vertices() - 1);
-    std::vector<VertexId> bfs_sources;
-    for (int s = 0; s < sources; ++s) {
-      VertexId source = pick(rng);
-      for (int tries = 0; graph.out_degree(source) == 0 && tries < 1000; ++tries) source = pick(rng);
-      bfs_sources.push_back(source);
-    }
+    const std::vector<VertexId> bfs_sources = random_sources(graph, sources, g + 1);
     BfsResult result;
     {
       // Every strategy at every level, from checkpoints (and the conversions, synchronized).

@@ -16,16 +16,7 @@ namespace {
 using strategies::FrontierRepresentation;
 using strategies::Location;
 
-int side(Location l) { return l == Location::Host ? 0 : 1; }
-
 }  // namespace
-
-double ModelSet::predict(const std::string& name, const strategies::CostFeatures& features) const {
-  const auto it = models.find(name);
-  if (it == models.end()) throw WisdomError("no cost model for '" + name + "'");
-  const auto factor = scale.find(name);
-  return predict_us(name, it->second, features) * (factor == scale.end() ? 1.0 : factor->second);
-}
 
 Executor::Executor(const Graph& graph, const PlanOptions& options, bool use_device)
     : options_(options),
@@ -115,18 +106,38 @@ void Executor::set_level_profile(const std::vector<LevelShape>& levels) {
   prepare_lookahead();
 }
 
-strategies::FrontierState Executor::profile_state(std::size_t level) const {
-  strategies::FrontierState state;
-  state.level = static_cast<int>(level);
+std::vector<strategies::FrontierState> Executor::profile_states() const {
+  std::vector<strategies::FrontierState> states;
   VertexId visited = 0;
   EdgeOffset expanded = 0;
-  for (std::size_t i = 0; i <= level; ++i) visited += stats_.sampled_levels[i].frontier_vertices;
-  for (std::size_t i = 0; i < level; ++i) expanded += stats_.sampled_levels[i].frontier_edges;
-  state.frontier_vertices = stats_.sampled_levels[level].frontier_vertices;
-  state.frontier_edges = stats_.sampled_levels[level].frontier_edges;
-  state.unvisited_vertices = stats_.num_vertices - std::min(visited, stats_.num_vertices);
-  state.unexplored_edges = stats_.num_edges - std::min(stats_.num_edges, expanded + state.frontier_edges);
+  for (std::size_t level = 0; level < stats_.sampled_levels.size(); ++level) {
+    strategies::FrontierState state;
+    state.level = static_cast<int>(level);
+    state.frontier_vertices = stats_.sampled_levels[level].frontier_vertices;
+    state.frontier_edges = stats_.sampled_levels[level].frontier_edges;
+    visited += state.frontier_vertices;
+    state.unvisited_vertices = stats_.num_vertices - std::min(visited, stats_.num_vertices);
+    state.unexplored_edges = stats_.num_edges - std::min(stats_.num_edges, expanded + state.frontier_edges);
+    expanded += state.frontier_edges;
+    state.location = Location::Device;
+    states.push_back(state);
+  }
+  return states;
+}
+
+strategies::FrontierState Executor::continued_state(int level, const DeviceLevelRecord& d, VertexId visited,
+                                                    EdgeOffset expanded) const {
+  const VertexId n = buffers_.num_vertices();
+  const EdgeOffset m = buffers_.graph().num_edges();
+  strategies::FrontierState state;
+  state.level = level;
+  state.frontier_vertices = d.frontier_vertices;
+  state.frontier_edges = d.frontier_edges;
+  state.unvisited_vertices = n - std::min(n, visited);
+  state.unexplored_edges = m - std::min(m, expanded + static_cast<EdgeOffset>(d.frontier_edges));
   state.location = Location::Device;
+  state.continues_run = true;
+  state.grid_level = d.kernel != 0;
   return state;
 }
 
@@ -136,13 +147,14 @@ void Executor::prepare_lookahead() {
   dp_prefix_.clear();
   block_run_end_.clear();
   if (models_ == nullptr || stats_.sampled_levels.empty()) return;
-  const std::size_t levels = stats_.sampled_levels.size();
+  const std::vector<strategies::FrontierState> states = profile_states();
+  const std::size_t levels = states.size();
   best_single_prefix_.assign(levels + 1, 0.0);
   block_prefix_.assign(levels + 1, 0.0);
   dp_prefix_.assign(levels + 1, 0.0);
   block_run_end_.assign(levels + 1, levels);
   for (std::size_t i = 0; i < levels; ++i) {
-    strategies::FrontierState state = profile_state(i);
+    const strategies::FrontierState& state = states[i];
     double best = std::numeric_limits<double>::infinity();
     for (const auto& s : strategies_) {
       const Resolved& model = model_of(s.get());
@@ -164,7 +176,7 @@ void Executor::prepare_lookahead() {
     dp_prefix_[i + 1] = dp_prefix_[i] + dp_us;
   }
   for (std::size_t i = levels; i-- > 0;) {
-    const bool fits_block = block_strategy_ != nullptr && block_strategy_->applicable(profile_state(i));
+    const bool fits_block = block_strategy_ != nullptr && block_strategy_->applicable(states[i]);
     block_run_end_[i] = fits_block ? block_run_end_[i + 1] : i;
   }
 }
@@ -207,7 +219,7 @@ Executor::Choice Executor::choose(const strategies::FrontierState& state, const 
     wanted = schedule_[k];
     why = "schedule[" + std::to_string(k) + "]";
   }
-  const VertexId end = placement.synced_end[side(placement.location)];
+  const VertexId end = placement.synced(placement.location);
   if (wanted != nullptr && wanted->applicable(state)) {
     Choice choice{wanted, why};
     return choice;
@@ -294,6 +306,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   choice.strategy = best.strategy;
   choice.predicted_us = best.level_us;
   choice.predicted_conversion_us = best.conversion_us;
+  choice.priced = true;
   choice.deferred_reason = true;
   for (std::size_t k = 0; k < std::min<std::size_t>(count, 2); ++k) {
     const Candidate& c = candidates[k];
@@ -325,22 +338,38 @@ std::string Executor::format_reason(const ModelReason& why) {
   return reason;
 }
 
+bool Executor::move_for(const strategies::Strategy& s, Placement& placement, VertexId begin, VertexId end) {
+  const Location to = s.frontier_io().consumes_at;
+  if (to == placement.location) return false;
+  if (to == Location::Device) {
+    buffers_.move_to_device(placement.synced(Location::Device), end);
+  } else {
+    buffers_.move_to_host(placement.synced(Location::Host), begin, end);
+  }
+  placement.synced(to) = end;
+  placement.location = to;
+  return true;
+}
+
+bool Executor::bitmap_for(const strategies::Strategy& s, Placement& placement, int level, VertexId begin,
+                          VertexId end) {
+  if (s.frontier_io().consumes != FrontierRepresentation::Bitmap || placement.bitmap_level == level) return false;
+  buffers_.queue_to_bitmap(begin, end, static_cast<unsigned int>(level) & 1u);
+  placement.bitmap_level = level;
+  return true;
+}
+
 void Executor::convert(const strategies::Strategy& s, Placement& placement, int level, VertexId begin,
                        VertexId end) {
+  move_for(s, placement, begin, end);
+  bitmap_for(s, placement, level, begin, end);
+}
+
+void Executor::after_run(const strategies::Strategy& s, Placement& placement, int next_level, VertexId end) {
   const strategies::FrontierIo io = s.frontier_io();
-  if (io.consumes_at != placement.location) {
-    if (io.consumes_at == Location::Device) {
-      buffers_.move_to_device(placement.synced_end[1], end);
-    } else {
-      buffers_.move_to_host(placement.synced_end[0], begin, end);
-    }
-    placement.synced_end[side(io.consumes_at)] = end;
-    placement.location = io.consumes_at;
-  }
-  if (io.consumes == FrontierRepresentation::Bitmap && placement.bitmap_level != level) {
-    buffers_.queue_to_bitmap(begin, end, static_cast<unsigned int>(level) & 1u);
-    placement.bitmap_level = level;
-  }
+  placement.location = io.produces_at;
+  placement.bitmap_level = io.produces == FrontierRepresentation::Bitmap ? next_level : -1;
+  placement.synced(placement.location) = end;
 }
 
 void Executor::execute(VertexId source, BfsResult& result) {
@@ -365,7 +394,6 @@ std::vector<LevelShape> Executor::sample_levels(VertexId source) {
 }
 
 void Executor::execute_levels(VertexId source, BfsResult& result) {
-  const VertexId n = buffers_.num_vertices();
   const Graph& graph = buffers_.graph();
   result.source = source;
   result.levels.clear();
@@ -402,7 +430,10 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     record.runner_up = choice.runner_up;
     record.runner_up_predicted_us = choice.runner_up_predicted_us;
     const strategies::CostFeatures features = strategy.cost_features(state, stats_);
-    if (const Resolved& model = model_of(&strategy); model.fit != nullptr) {
+    if (choice.priced) {
+      record.predicted_us = choice.predicted_us;
+      record.predicted_conversion_us = choice.predicted_conversion_us;
+    } else if (const Resolved& model = model_of(&strategy); model.fit != nullptr) {
       record.predicted_us = model.predict(features) + models_->level_overhead_us;
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
@@ -449,18 +480,10 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         next.device_us = us;
         next.reason = d.kernel == 0 ? "continued on the device (one-block loop)"
                                     : "continued on the device (grid level, tail-launched)";
-        strategies::FrontierState continued;
-        continued.level = next.level;
-        continued.frontier_vertices = d.frontier_vertices;
-        continued.frontier_edges = d.frontier_edges;
-        continued.unvisited_vertices = n - (next_begin + d.frontier_vertices);
-        continued.unexplored_edges = graph.num_edges() - std::min(graph.num_edges(), expanded + static_cast<EdgeOffset>(d.frontier_edges));
-        continued.location = Location::Device;
-        continued.continues_run = true;
-        continued.grid_level = d.kernel != 0;
-        expanded += d.frontier_edges;
         next_begin += d.frontier_vertices;
-        const strategies::CostFeatures continued_features = strategy.cost_features(continued, stats_);
+        const strategies::CostFeatures continued_features =
+            strategy.cost_features(continued_state(next.level, d, next_begin, expanded), stats_);
+        expanded += d.frontier_edges;
         next.predicted_us = predict(model_of(&strategy), continued_features);
         if (samples_ != nullptr) samples_->push_back({strategy.name(), continued_features, us});
         result.levels.push_back(std::move(next));
@@ -472,13 +495,10 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     }
 
     edges_out_of_reached += outcome.edges_examined;
-    const strategies::FrontierIo io = strategy.frontier_io();
-    placement.location = io.produces_at;
     level += outcome.levels_advanced;
-    placement.bitmap_level = io.produces == FrontierRepresentation::Bitmap ? level : -1;
     begin = next_begin;
     end = next_begin + outcome.next_frontier_vertices;
-    placement.synced_end[side(placement.location)] = end;
+    after_run(strategy, placement, level, end);
     frontier_edges = outcome.next_frontier_edges;
   }
   if (stop_) {
@@ -510,12 +530,12 @@ std::vector<LevelRecord> Executor::predict_profile() const {
   if (models_ == nullptr) return schedule;
   Placement placement;
   VertexId end = 1;
-  for (std::size_t i = 0; i < stats_.sampled_levels.size(); ++i) {
-    strategies::FrontierState state = profile_state(i);
+  const std::vector<strategies::FrontierState> states = profile_states();
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    strategies::FrontierState state = states[i];
     state.location = placement.location;
     state.representation =
         placement.bitmap_level == state.level ? FrontierRepresentation::Bitmap : FrontierRepresentation::Queue;
-    placement.synced_end[side(placement.location)] = end;
     const Choice choice = choose_by_model(state, placement, end);
     LevelRecord record;
     record.level = state.level;
@@ -528,10 +548,8 @@ std::vector<LevelRecord> Executor::predict_profile() const {
     record.runner_up_predicted_us = choice.runner_up_predicted_us;
     record.reason = choice.deferred_reason ? format_reason(choice.model_reason) : choice.reason;
     schedule.push_back(std::move(record));
-    const strategies::FrontierIo io = choice.strategy->frontier_io();
-    placement.location = io.produces_at;
-    placement.bitmap_level = io.produces == FrontierRepresentation::Bitmap ? state.level + 1 : -1;
-    end += i + 1 < stats_.sampled_levels.size() ? stats_.sampled_levels[i + 1].frontier_vertices : 0;
+    end += i + 1 < states.size() ? states[i + 1].frontier_vertices : 0;
+    after_run(*choice.strategy, placement, state.level + 1, end);
   }
   return schedule;
 }

@@ -25,9 +25,6 @@ struct ModelSet {
   /// The executor's own cost per host-driven level (decision, bookkeeping), added to every
   /// level that is not carried by a device-driven run (wisdom measurement executor_level_us).
   double level_overhead_us = 0.0;
-  bool has(const std::string& name) const { return models.count(name) != 0; }
-  /// Predicted microseconds of model `name` for features, times its correction.
-  double predict(const std::string& name, const strategies::CostFeatures& features) const;
 };
 
 class Executor {
@@ -77,6 +74,7 @@ class Executor {
     double predicted_conversion_us = 0.0;
     std::string runner_up;
     double runner_up_predicted_us = 0.0;
+    bool priced = false;           // predicted_us and predicted_conversion_us are the models'
     bool deferred_reason = false;  // reason is empty; model_reason holds it
     ModelReason model_reason;
   };
@@ -85,6 +83,10 @@ class Executor {
     strategies::Location location = strategies::Location::Host;
     VertexId synced_end[2] = {1, 0};  // prefix of the visit order valid on [host, device]
     int bitmap_level = -1;             // level whose frontier bitmap is valid on the device
+    VertexId& synced(strategies::Location l) { return synced_end[l == strategies::Location::Host ? 0 : 1]; }
+    VertexId synced(strategies::Location l) const {
+      return synced_end[l == strategies::Location::Host ? 0 : 1];
+    }
   };
 
   Choice choose(const strategies::FrontierState& state, const Placement& placement) const;
@@ -95,15 +97,24 @@ class Executor {
   // Predicted conversion before s runs at state (0 if none is needed or no model exists).
   double predict_conversion_us(const strategies::Strategy& s, const strategies::FrontierState& state,
                                const Placement& placement, VertexId end) const;
-  // Moves the state to where s consumes it and builds the bitmap it needs.
+  // Moves the state to where s consumes it and builds the bitmap it needs: both steps, which
+  // return whether they had anything to do (async on the stream; move_to_host synchronizes).
   void convert(const strategies::Strategy& s, Placement& placement, int level, VertexId begin, VertexId end);
+  bool move_for(const strategies::Strategy& s, Placement& placement, VertexId begin, VertexId end);
+  bool bitmap_for(const strategies::Strategy& s, Placement& placement, int level, VertexId begin, VertexId end);
+  // Where s leaves the state after a run that ended at next_level with the visit order [0, end).
+  static void after_run(const strategies::Strategy& s, Placement& placement, int next_level, VertexId end);
+  // A level a device-driven run carried (record d), for its cost features: visited = vertices
+  // discovered through it, expanded = arcs out of the frontiers before it.
+  strategies::FrontierState continued_state(int level, const DeviceLevelRecord& d, VertexId visited,
+                                            EdgeOffset expanded) const;
   // The frontier about to be expanded: visited = vertices discovered so far (end of the visit
   // order), edges_out_of_reached = arcs out of the frontiers already expanded.
   strategies::FrontierState frontier_state(int level, VertexId frontier_vertices, VertexId visited,
                                            EdgeOffset frontier_edges, EdgeOffset edges_out_of_reached,
                                            const Placement& placement) const;
-  // The profile level's frontier state (unvisited counts from the profile's prefix).
-  strategies::FrontierState profile_state(std::size_t level) const;
+  // The sampled profile's levels as frontier states (unvisited counts from the profile's prefix).
+  std::vector<strategies::FrontierState> profile_states() const;
   void prepare_lookahead();
   void execute_levels(VertexId source, BfsResult& result);
   void execute_exhaustive(VertexId source, BfsResult& result);

@@ -49,7 +49,6 @@ int state_index(Location l, bool bitmap) { return (l == Location::Device ? 2 : 0
 }  // namespace
 
 void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
-  const VertexId n = buffers_.num_vertices();
   const Graph& graph = buffers_.graph();
   const cudaStream_t stream = buffers_.stream();
   auto synchronize = [&] {
@@ -75,15 +74,9 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
     LevelTrials here;
     here.frontier_vertices = state.frontier_vertices;
     here.frontier_edges = frontier_edges;
-    const ModelSet* models = models_.get();
-    if (models != nullptr) {
-      auto predict = [&](const char* name, const strategies::CostFeatures& f) {
-        return models->has(name) ? models->predict(name, f) : 0.0;
-      };
-      here.to_device_predicted = predict(kToDevice, to_device_features(state.frontier_vertices));
-      here.to_host_predicted = predict(kToHost, to_host_features(buffers_.visited_words, state.frontier_vertices));
-      here.to_bitmap_predicted = predict(kToBitmap, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
-    }
+    here.to_device_predicted = predict(to_device_model_, to_device_features(state.frontier_vertices));
+    here.to_host_predicted = predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
+    here.to_bitmap_predicted = predict(to_bitmap_model_, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
     synchronize();
     buffers_.save_checkpoint();
     const Placement saved = placement;
@@ -95,30 +88,22 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
       synchronize();
       Option option;
       option.strategy = &s;
-      const strategies::FrontierIo io = s.frontier_io();
       // The conversion, one step at a time, each synchronized so that it is timed alone.
-      if (io.consumes_at != placement.location) {
-        const auto t = std::chrono::steady_clock::now();
-        if (io.consumes_at == Location::Device) {
-          buffers_.move_to_device(placement.synced_end[1], end);
-        } else {
-          buffers_.move_to_host(placement.synced_end[0], begin, end);
-        }
+      const VertexId device_end = placement.synced(Location::Device);
+      auto t = std::chrono::steady_clock::now();
+      if (move_for(s, placement, begin, end)) {
         synchronize();
         const double us = microseconds_since(t);
         option.conversion_us += us;
-        const bool to_device = io.consumes_at == Location::Device;
+        const bool to_device = placement.location == Location::Device;
         (to_device ? here.to_device_us : here.to_host_us) = us;
         if (samples_ != nullptr) {
-          samples_->push_back(to_device ? CostSample{kToDevice, to_device_features(end - placement.synced_end[1]), us}
+          samples_->push_back(to_device ? CostSample{kToDevice, to_device_features(end - device_end), us}
                                         : CostSample{kToHost, to_host_features(buffers_.visited_words, end - begin), us});
         }
-        placement.synced_end[io.consumes_at == Location::Host ? 0 : 1] = end;
-        placement.location = io.consumes_at;
       }
-      if (io.consumes == FrontierRepresentation::Bitmap && placement.bitmap_level != level) {
-        const auto t = std::chrono::steady_clock::now();
-        buffers_.queue_to_bitmap(begin, end, static_cast<unsigned int>(level) & 1u);
+      t = std::chrono::steady_clock::now();
+      if (bitmap_for(s, placement, level, begin, end)) {
         synchronize();
         const double us = microseconds_since(t);
         option.conversion_us += us;
@@ -126,12 +111,11 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
         if (samples_ != nullptr) {
           samples_->push_back({kToBitmap, to_bitmap_features(buffers_.visited_words, end - begin), us});
         }
-        placement.bitmap_level = level;
       }
       const strategies::CostFeatures features = s.cost_features(state, stats_);
-      if (models != nullptr && models->has(s.name())) option.predicted_us = models->predict(s.name(), features);
+      option.predicted_us = predict(model_of(&s), features);
       strategies::LevelContext context{buffers_, level, begin, end, frontier_edges};
-      const auto t = std::chrono::steady_clock::now();
+      t = std::chrono::steady_clock::now();
       const strategies::LevelOutcome outcome = s.run(context);
       const double wall_us = microseconds_since(t);
       if (outcome.level_records == nullptr) {
@@ -147,20 +131,11 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
           const double us = static_cast<double>(d.end_ns - d.start_ns) / 1000.0;
           later_us += us;
           option.level_us.push_back(us);
+          visited += d.frontier_vertices;
           if (samples_ != nullptr) {
-            strategies::FrontierState continued;
-            continued.level = level + k;
-            continued.frontier_vertices = d.frontier_vertices;
-            continued.frontier_edges = d.frontier_edges;
-            visited += d.frontier_vertices;
-            continued.unvisited_vertices = n - std::min(n, visited);
-            continued.unexplored_edges = graph.num_edges() - std::min(graph.num_edges(), expanded + static_cast<EdgeOffset>(d.frontier_edges));
-            expanded += d.frontier_edges;
-            continued.location = Location::Device;
-            continued.continues_run = true;
-            continued.grid_level = d.kernel != 0;
-            samples_->push_back({s.name(), s.cost_features(continued, stats_), us});
+            samples_->push_back({s.name(), s.cost_features(continued_state(level + k, d, visited, expanded), stats_), us});
           }
+          expanded += d.frontier_edges;
         }
         option.level_us.front() = std::max(0.0, wall_us - later_us);
         if (samples_ != nullptr) samples_->push_back({s.name(), features, option.level_us.front()});
@@ -184,13 +159,10 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
     trials.push_back(std::move(here));
 
     edges_out_of_reached += outcome.edges_examined;
-    const strategies::FrontierIo io = chosen.frontier_io();
-    placement.location = io.produces_at;
     level += outcome.levels_advanced;
-    placement.bitmap_level = io.produces == FrontierRepresentation::Bitmap ? level : -1;
     begin = end;
     end = end + outcome.next_frontier_vertices;
-    placement.synced_end[placement.location == Location::Host ? 0 : 1] = end;
+    after_run(chosen, placement, level, end);
     frontier_edges = outcome.next_frontier_edges;
   }
   synchronize();

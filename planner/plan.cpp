@@ -8,7 +8,6 @@
 #include "runtime/resources.hpp"
 
 #include <algorithm>
-#include <random>
 
 namespace abfs {
 namespace {
@@ -19,22 +18,15 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
   return out;
 }
 
-// Deterministic sources with at least one out-arc (Graph500 style), for sampling and trials.
+// Deterministic sources with at least one out-arc (vertex 0 if there is none).
 std::vector<VertexId> pick_sources(const Graph& graph, int count, std::uint64_t seed) {
-  std::vector<VertexId> sources;
-  if (graph.num_vertices() == 0) return sources;
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<VertexId> pick(0, graph.num_vertices() - 1);
-  for (int attempts = 0; static_cast<int>(sources.size()) < count && attempts < 100000; ++attempts) {
-    const VertexId v = pick(rng);
-    if (graph.out_degree(v) > 0) sources.push_back(v);
-  }
+  std::vector<VertexId> sources = random_sources(graph, count, seed);
   if (sources.empty()) sources.push_back(0);
   return sources;
 }
 
-// Measure: the median of measured / predicted per strategy (and conversion) over the trial
-// levels, clamped to [1/4, 4] so that one odd level cannot flip every decision.
+// Measure: the median of measured / predicted per strategy over the trial levels, clamped to
+// [1/4, 4] so that one odd level cannot flip every decision.
 std::map<std::string, double> measure_corrections(detail::Executor& executor, const Graph& graph,
                                                   const PlanOptions& options) {
   std::map<std::string, std::vector<double>> ratios;

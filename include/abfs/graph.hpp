@@ -172,6 +172,11 @@ ValidationResult validate_bfs(const Graph& graph, VertexId source,
                               const std::vector<std::int32_t>& distances,
                               const std::vector<VertexId>& parents);
 
+/// Up to count BFS sources, Graph500 style: uniformly random vertices with at least one out-arc,
+/// in the order a std::mt19937_64 seeded with seed draws them (repeats possible). Gives up after
+/// a million draws, so a graph with no out-arcs gives none.
+std::vector<VertexId> random_sources(const Graph& graph, int count, std::uint64_t seed);
+
 /// Edges in the traversed component under the Graph500 rule: arcs out of reached vertices,
 /// halved for undirected graphs. Used for GTEPS.
 EdgeOffset traversed_edges(const Graph& graph, const std::vector<std::int32_t>& distances);
