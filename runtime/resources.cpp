@@ -31,6 +31,18 @@ double elapsed_ms(const Event& start, const Event& stop) {
   return ms;
 }
 
+std::size_t allow_max_dynamic_shared_memory(const void* kernel) {
+  int device = 0;
+  int optin_bytes = 0;
+  ABFS_CUDA_CHECK(cudaGetDevice(&device));
+  ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&optin_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  cudaFuncAttributes attributes{};
+  ABFS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  const int budget = optin_bytes - static_cast<int>(attributes.sharedSizeBytes);
+  ABFS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, budget));
+  return static_cast<std::size_t>(budget);
+}
+
 DeviceInfo select_device(int device) {
   ABFS_CUDA_CHECK(cudaSetDevice(device));
   cudaDeviceProp prop{};

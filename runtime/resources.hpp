@@ -144,6 +144,12 @@ class Event {
 /// Milliseconds between two recorded events; both must have completed.
 double elapsed_ms(const Event& start, const Event& stop);
 
+/// Lets kernel (a __global__ function) use all the dynamic shared memory the current device
+/// allows per block, its opt-in limit less the kernel's static shared memory, and returns that
+/// many bytes. The attribute belongs to the kernel, not to a plan: every plan sets the maximum,
+/// so that a later plan cannot shrink it under another's launch. @throws CudaError.
+std::size_t allow_max_dynamic_shared_memory(const void* kernel);
+
 /// Host-clock microseconds since start (steady clock).
 inline double microseconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();

@@ -69,21 +69,12 @@ class OneBlock final : public Strategy {
   void prepare(detail::BfsBuffers& buffers) override {
     // Keep the visited bitmap in shared memory when it fits beside the queues (graphs up to
     // ~1.5 M vertices on the H100's 227 KiB): claims become shared-memory atomics.
-    int device = 0;
-    int optin_bytes = 0;
-    ABFS_CUDA_CHECK(cudaGetDevice(&device));
-    ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&optin_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    cudaFuncAttributes attributes{};
-    ABFS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, one_block_levels));
+    const std::size_t budget =
+        detail::allow_max_dynamic_shared_memory(reinterpret_cast<const void*>(one_block_levels));
     const auto words = static_cast<unsigned int>(buffers.visited_words);
-    const std::size_t budget = static_cast<std::size_t>(optin_bytes) - attributes.sharedSizeBytes;
     shared_visited_words_ =
         detail_block::block_loop_shared_bytes(config_.wqueue_capacity, words) <= budget ? words : 0u;
     shared_bytes_ = detail_block::block_loop_shared_bytes(config_.wqueue_capacity, shared_visited_words_);
-    // The attribute belongs to the kernel, not to this plan: allow the device's whole opt-in, so
-    // that a later plan for a smaller graph cannot shrink it under this one's launch.
-    ABFS_CUDA_CHECK(cudaFuncSetAttribute(one_block_levels, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(budget)));
   }
 
   LevelOutcome run(LevelContext& c) override {

@@ -192,20 +192,10 @@ class PrivatizedQueue final : public Strategy {
                                                   std::max<VertexId>(n, 1), buffers.stream()));
     d_scan_temp_ = detail::DeviceBuffer<unsigned char>(scan_temp_bytes_);
     shared_bytes_ = 2u * kWQueues * config_.wqueue_capacity * sizeof(VertexId);
-    // The attribute belongs to the kernel, not to this plan: allow the device's whole opt-in, so
-    // that a later plan with smaller w-queues cannot shrink it under this one's launch.
-    int device = 0;
-    int optin_bytes = 0;
-    ABFS_CUDA_CHECK(cudaGetDevice(&device));
-    ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&optin_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    cudaFuncAttributes attributes{};
-    ABFS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, expand_top_down));
-    const int budget = optin_bytes - static_cast<int>(attributes.sharedSizeBytes);
-    if (shared_bytes_ > static_cast<std::size_t>(budget)) {
+    if (shared_bytes_ > detail::allow_max_dynamic_shared_memory(reinterpret_cast<const void*>(expand_top_down))) {
       throw InvalidArgument("privatized_queue: w-queues of " + std::to_string(config_.wqueue_capacity) +
                             " slots need " + std::to_string(shared_bytes_) + " bytes of shared memory");
     }
-    ABFS_CUDA_CHECK(cudaFuncSetAttribute(expand_top_down, cudaFuncAttributeMaxDynamicSharedMemorySize, budget));
     max_blocks_ = std::max(1u, config_.blocks_per_sm * static_cast<unsigned int>(buffers.multiprocessors));
   }
 
