@@ -100,13 +100,14 @@ void write_log(const std::string& path, const abfs::Graph& g, const std::string&
     std::ofstream out(temporary);
     if (!out) throw abfs::InvalidArgument("--log: cannot write " + temporary);
     if (ext == ".csv") {
-      out << "source,level,frontier_vertices,frontier_edges,strategy,time_us,device_us,conversion_us,predicted_us,"
+      out << "source,level,frontier_vertices,frontier_edges,strategy,time_us,device_us,conversion_us,executor_us,"
+             "predicted_us,"
              "predicted_conversion_us,runner_up,runner_up_predicted_us,reason\n";
       for (const auto& r : runs) {
         for (const auto& l : r.levels) {
           out << r.source << ',' << l.level << ',' << l.frontier_vertices << ',' << l.frontier_edges << ','
               << l.strategy << ',' << l.time_us << ',' << l.device_us << ',' << l.conversion_us << ','
-              << l.predicted_us << ',' << l.predicted_conversion_us << ',' << l.runner_up << ','
+              << l.executor_us << ',' << l.predicted_us << ',' << l.predicted_conversion_us << ',' << l.runner_up << ','
               << l.runner_up_predicted_us << ",\"" << l.reason << "\"\n";
         }
       }
@@ -133,6 +134,7 @@ void write_log(const std::string& path, const abfs::Graph& g, const std::string&
                                    {"time_us", l.time_us},
                                    {"device_us", l.device_us},
                                    {"conversion_us", l.conversion_us},
+                                   {"executor_us", l.executor_us},
                                    {"predicted_us", l.predicted_us},
                                    {"predicted_conversion_us", l.predicted_conversion_us},
                                    {"runner_up", l.runner_up},

@@ -23,6 +23,16 @@
 namespace abfs {
 namespace {
 
+// Strategies that expand one level per call (the executor decides before each of them).
+std::vector<std::string> single_level_strategy_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : strategies::registry()) {
+    const std::string name = entry.name;
+    if (name != "one_block" && name != "dynamic_parallel") names.push_back(name);
+  }
+  return names;
+}
+
 std::string host_cpu_name() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
@@ -74,12 +84,23 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
     BfsResult result;
     {
       // Every strategy at every level, from checkpoints (and the conversions, synchronized).
+      // Single-level strategies are fitted from the forced runs below instead: a trial from a
+      // checkpoint runs warm and alone, and a host level measured so took 0.5-1 us where the
+      // same level inside a plan took 2-5 us (luxembourg_osm, rome99; H100 host, 2026-11-22).
+      // Device-driven runs keep their trials, which start them at every level.
       detail::Executor executor(graph, plan_options, true);
-      executor.collect_samples(&graph_samples);
+      std::vector<detail::CostSample> trial_samples;
+      executor.collect_samples(&trial_samples);
       for (VertexId source : bfs_sources) executor.execute(source, result);
+      const std::vector<std::string> single = single_level_strategy_names();
+      for (auto& sample : trial_samples) {
+        if (std::find(single.begin(), single.end(), sample.model) == single.end()) {
+          graph_samples.push_back(std::move(sample));
+        }
+      }
     }
     // Each strategy forced through whole BFSs: levels as a plan runs them (caches, the
-    // executor's own work between levels), where trials from a checkpoint run warm and alone.
+    // executor's own work between levels).
     for (const auto& name : strategy_names()) {
       PlanOptions forced;
       forced.strategy = name;

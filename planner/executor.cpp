@@ -448,7 +448,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const double run_us = microseconds_since(level_start);
     const double wall_us = microseconds_since(level_clock) - record.conversion_us;
     level_clock = std::chrono::steady_clock::now();
-    level_overheads_.push_back(wall_us - run_us);
+    record.executor_us = wall_us - run_us;
+    level_overheads_.push_back(record.executor_us);
 
     VertexId next_begin = end;
     if (outcome.level_records == nullptr) {

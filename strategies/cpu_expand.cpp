@@ -6,15 +6,18 @@
 // queue). Frontiers with few arcs run serially: an OpenMP fork/join costs more than they do.
 //
 // Wins on the first and last levels, tiny frontiers and small graphs, where a GPU level's launch
-// and host round trip (~15-30 us) dominate. Cost features: vertices and edges scanned, plus the
-// bytes to move the visited state if the frontier is on the device.
+// and host round trip (~15-30 us) dominate. Cost features: vertices and edges scanned, with the
+// share of those edges expected to miss the host's last-level cache.
 // @see Harish & Narayanan, HiPC 2007 (the level-synchronous formulation); Beamer et al., SC 2012.
 
 #include "strategies/strategy.hpp"
 
 #include <omp.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <fstream>
 
 namespace abfs::strategies {
 namespace {
@@ -31,6 +34,21 @@ struct CpuExpandConfig {
   int chunk = 64;
 };
 
+/// The host's last-level cache in bytes (glibc's sysconf, else sysfs), 32 MiB when neither
+/// says.
+double host_last_level_cache_bytes() {
+  for (int name : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
+    const long bytes = sysconf(name);
+    if (bytes > 0) return static_cast<double>(bytes);
+  }
+  for (const char* path : {"/sys/devices/system/cpu/cpu0/cache/index3/size", "/sys/devices/system/cpu/cpu0/cache/index2/size"}) {
+    std::ifstream in(path);
+    long kib = 0;
+    if (in >> kib && kib > 0) return static_cast<double>(kib) * 1024.0;  // "32768K"
+  }
+  return 32.0 * 1024 * 1024;
+}
+
 class CpuExpand final : public Strategy {
  public:
   const char* name() const override { return "cpu_expand"; }
@@ -38,21 +56,28 @@ class CpuExpand final : public Strategy {
   FrontierIo frontier_io() const override {
     return {FrontierRepresentation::Queue, Location::Host, FrontierRepresentation::Queue, Location::Host};
   }
-  CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
-    // Two paths with different fixed costs (serial, or an OpenMP team) and per-arc rates.
+  CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
+    // Two paths with different fixed costs (serial, or an OpenMP team) and per-arc rates. An
+    // arc costs a few ns while the graph and the visit state fit in the host's last-level
+    // cache, and a DRAM miss or more (~50 ns measured on uniform:1048576:8, H100 host,
+    // 2026-11-22) beyond: the *_dram_edges features carry the share of arcs expected to miss.
     const bool serial = state.frontier_edges < config_.serial_max_edges;
     const auto edges = static_cast<double>(state.frontier_edges);
+    const double miss = dram_share(stats);
     CostFeatures f;
     f.add("serial_level", serial ? 1.0 : 0.0);
     f.add("parallel_level", serial ? 0.0 : 1.0);
     f.add("frontier_vertices", state.frontier_vertices);
     f.add("serial_edges", serial ? edges : 0.0);
     f.add("parallel_edges", serial ? 0.0 : edges);
+    f.add("serial_dram_edges", serial ? edges * miss : 0.0);
+    f.add("parallel_dram_edges", serial ? 0.0 : edges * miss);
     return f;
   }
 
   void prepare(detail::BfsBuffers&) override {
     threads_ = std::max(1, omp_get_max_threads());
+    cache_bytes_ = host_last_level_cache_bytes();
     private_queues_.assign(static_cast<std::size_t>(threads_) * config_.private_queue_capacity, 0);
   }
   LevelOutcome run(LevelContext& context) override {
@@ -133,7 +158,17 @@ class CpuExpand final : public Strategy {
     return out;
   }
 
+  // 1 - (last-level cache / bytes a level touches at random): the CSR, distances, parents,
+  // the visit order and the visited bitmap; 0 when they fit.
+  double dram_share(const GraphStats& stats) const {
+    const auto n = static_cast<double>(stats.num_vertices);
+    const double bytes = (n + 1) * sizeof(EdgeOffset) + static_cast<double>(stats.num_edges) * sizeof(VertexId) +
+                         n * (sizeof(std::int32_t) + 2 * sizeof(VertexId)) + n / 8;
+    return bytes > cache_bytes_ ? 1.0 - cache_bytes_ / bytes : 0.0;
+  }
+
   CpuExpandConfig config_;
+  double cache_bytes_ = 32.0 * 1024 * 1024;
   int threads_ = 1;
   std::vector<VertexId> private_queues_;
 };

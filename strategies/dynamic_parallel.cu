@@ -8,16 +8,18 @@
 //    b-queue; it runs many levels in one launch. When the frontier outgrows the b-queue it
 //    tail-launches dp_grid_level: the lecture's "launch Kernel 2 from Kernel 1 when the frontier
 //    size threshold is exceeded".
-//  - dp_grid_level: one multi-block top-down level, one thread per frontier vertex, a b-queue
-//    per block in shared memory and one global atomic per block. The last block to finish (a
+//  - dp_grid_level: one multi-block top-down level, a thread per frontier vertex (a warp per
+//    vertex when the frontier averages 8 arcs or more; the whole block for the longest lists), a
+//    b-queue per block in shared memory and one global atomic per block. The last block to finish (a
 //    ticket counter) reads the new frontier's size and arcs and tail-launches either another
-//    dp_grid_level with ceil(|F| / threads) blocks or, when the frontier fits, dp_block_levels.
+//    dp_grid_level sized for the new frontier or, when the frontier fits, dp_block_levels.
 // The run ends when the frontier is empty or the level budget (or level log) is used up.
 //
 // Wins for mid-size frontiers over many levels, where host round trips would dominate. A tail
 // launch costs ~11 us per link on the H100 (brief, 2026-11), no better than the host's ~15 us
 // round trip, so the one-block loop carries the small levels. Decisions on the device are
-// simple thresholds; there is no bottom-up step and no edge balancing (thread per vertex).
+// simple thresholds; there is no bottom-up step, and edges are balanced only coarsely (thread,
+// warp or block per vertex by its degree).
 // Cost features: 1 host launch + 1 host round trip per run; per grid level one device launch,
 // the frontier's arcs scanned, one atomic per arc and per block.
 // @see Luo, Wong, Hwu, DAC 2010 (hierarchical kernel arrangement); NVIDIA, CUDA Programming
@@ -39,6 +41,24 @@ using detail_block::kBlockThreads;
 
 constexpr int kGridThreads = 256;  // threads per dp_grid_level block (compile-time: reductions)
 constexpr int kGridQueue = 4 * kGridThreads;  // b-queue slots per block; beyond, one atomic per push
+/// Adjacency lists longer than this are scanned by a warp, longer than kGridBlockDegree by the
+/// block (at most kGridHubCapacity per block; further ones stay with their warp).
+constexpr EdgeOffset kGridWarpDegree = 32;
+constexpr EdgeOffset kGridBlockDegree = 4 * kGridThreads;
+constexpr unsigned int kGridHubCapacity = 64;
+/// Frontiers with at least this many arcs per vertex get a warp per vertex (else a thread).
+constexpr EdgeOffset kGridWarpMinDegree = 8;
+
+__host__ __device__ inline bool grid_warp_per_vertex(VertexId frontier_size, EdgeOffset frontier_edges) {
+  return frontier_edges >= kGridWarpMinDegree * frontier_size;
+}
+
+/// Blocks of a dp_grid_level over a frontier of frontier_size vertices and frontier_edges arcs.
+__host__ __device__ inline unsigned int grid_blocks(VertexId frontier_size, EdgeOffset frontier_edges) {
+  const unsigned int per_block = grid_warp_per_vertex(frontier_size, frontier_edges) ? kGridThreads / 32 : kGridThreads;
+  const unsigned int blocks = (frontier_size + per_block - 1) / per_block;
+  return blocks > 0 ? blocks : 1u;
+}
 
 /// Everything a link of the chain needs to launch the next one.
 struct DpArgs {
@@ -77,8 +97,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   c->next_edges[static_cast<unsigned int>(end.level) & 1u] = 0;  // the grid level accumulates here
   const VertexId size = end.frontier_end - end.frontier_begin;
-  const unsigned int blocks = (size + kGridThreads - 1) / kGridThreads;
-  dp_grid_level<<<blocks, kGridThreads, 0, cudaStreamTailLaunch>>>(a, end.frontier_begin, end.frontier_end,
+  dp_grid_level<<<grid_blocks(size, end.frontier_edges), kGridThreads, 0, cudaStreamTailLaunch>>>(a, end.frontier_begin, end.frontier_end,
                                                                    end.frontier_edges, end.level, end.log_index,
                                                                    detail_block::global_ns());
   const cudaError_t error = cudaGetLastError();
@@ -86,7 +105,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 /// One multi-block top-down level over order[frontier_begin, frontier_end), one thread per
-/// frontier vertex; the last block to finish launches the next link.
+/// frontier vertex or a warp per vertex (grid_warp_per_vertex), the block for the longest lists; the last block to finish launches the next link.
 __global__ void __launch_bounds__(kGridThreads)
     dp_grid_level(DpArgs a, VertexId frontier_begin, VertexId frontier_end, EdgeOffset frontier_edges, int level,
                   unsigned int log_index, unsigned long long start_ns) {
@@ -96,32 +115,96 @@ __global__ void __launch_bounds__(kGridThreads)
   __shared__ unsigned int bqueue_size;
   __shared__ unsigned int gqueue_base;
   __shared__ bool last_block;
+  __shared__ VertexId hubs[kGridHubCapacity];
+  __shared__ unsigned int hub_count;
   const BlockLoopArgs& g = a.loop;
   detail::LevelCounters* c = g.counters;
   const unsigned int parity = static_cast<unsigned int>(level) & 1u;
   if (start_ns == 0) start_ns = detail_block::global_ns();  // launched by the host: this block's start
   if (blockIdx.x == 0 && threadIdx.x == 0) c->next_edges[parity ^ 1u] = 0;  // for the level after
-  if (threadIdx.x == 0) bqueue_size = 0;
+  if (threadIdx.x == 0) {
+    bqueue_size = 0;
+    hub_count = 0;
+  }
   __syncthreads();
 
+  // Claims v for level + 1 (parent u) and queues it in the block's b-queue, or in the order
+  // directly when the b-queue is full.
   unsigned long long found_edges = 0;
-  const std::uint64_t i = frontier_begin + blockIdx.x * static_cast<std::uint64_t>(kGridThreads) + threadIdx.x;
-  if (i < frontier_end) {
-    const VertexId u = g.order[i];
-    for (EdgeOffset e = g.row_offsets[u], stop = g.row_offsets[u + 1]; e < stop; ++e) {
-      const VertexId v = g.column_indices[e];
-      const std::uint32_t bit = 1u << (v & 31);
-      std::uint32_t* word = g.visited + (v >> 5);
-      if ((*word & bit) != 0 || (atomicOr(word, bit) & bit) != 0) continue;
-      g.dist[v] = level + 1;
-      g.parent[v] = u;
-      found_edges += g.row_offsets[v + 1] - g.row_offsets[v];
-      const unsigned int slot = atomicAdd(&bqueue_size, 1u);
-      if (slot < kGridQueue) {
-        bqueue[slot] = v;
-      } else {
-        g.order[atomicAdd(&c->order_tail, 1u)] = v;
+  auto visit = [&](VertexId u, VertexId v) {
+    const std::uint32_t bit = 1u << (v & 31);
+    std::uint32_t* word = g.visited + (v >> 5);
+    if ((*word & bit) != 0 || (atomicOr(word, bit) & bit) != 0) return;
+    g.dist[v] = level + 1;
+    g.parent[v] = u;
+    found_edges += g.row_offsets[v + 1] - g.row_offsets[v];
+    const unsigned int slot = atomicAdd(&bqueue_size, 1u);
+    if (slot < kGridQueue) {
+      bqueue[slot] = v;
+    } else {
+      g.order[atomicAdd(&c->order_tail, 1u)] = v;
+    }
+  };
+
+  // Frontiers of short lists (road networks, meshes) get a thread per vertex, which scans short
+  // lists alone and hands longer ones to its warp; frontiers averaging kGridWarpMinDegree arcs
+  // or more get a warp per vertex. Either way the longest lists go to the whole block, so that a
+  // hub does not hold its block for thousands of serial arcs (Merrill, Garland, Grimshaw, PPoPP
+  // 2012: scan+warp+CTA gathering).
+  const unsigned int lane = threadIdx.x % 32;
+  VertexId u = 0;
+  EdgeOffset first = 0;
+  EdgeOffset stop = 0;
+  if (grid_warp_per_vertex(frontier_end - frontier_begin, frontier_edges)) {
+    const std::uint64_t w = frontier_begin + blockIdx.x * static_cast<std::uint64_t>(kGridThreads / 32) + threadIdx.x / 32;
+    if (w < frontier_end) {  // uniform across the warp
+      u = g.order[w];
+      first = g.row_offsets[u];
+      stop = g.row_offsets[u + 1];
+      if (stop - first > kGridBlockDegree) {
+        unsigned int slot = 0;
+        if (lane == 0) slot = atomicAdd(&hub_count, 1u);
+        slot = __shfl_sync(0xFFFFFFFFu, slot, 0);
+        if (slot < kGridHubCapacity) {
+          if (lane == 0) hubs[slot] = u;
+          stop = first;  // the block scans it
+        }
       }
+      for (EdgeOffset e = first + lane; e < stop; e += 32) visit(u, g.column_indices[e]);
+    }
+  } else {
+    const std::uint64_t i = frontier_begin + blockIdx.x * static_cast<std::uint64_t>(kGridThreads) + threadIdx.x;
+    if (i < frontier_end) {
+      u = g.order[i];
+      first = g.row_offsets[u];
+      stop = g.row_offsets[u + 1];
+      if (stop - first > kGridBlockDegree) {
+        const unsigned int slot = atomicAdd(&hub_count, 1u);
+        if (slot < kGridHubCapacity) {
+          hubs[slot] = u;
+          stop = first;  // the block scans it
+        }
+      }
+    }
+    for (unsigned int wide = __ballot_sync(0xFFFFFFFFu, stop - first > kGridWarpDegree); wide != 0;
+         wide &= wide - 1) {
+      const int leader = __ffs(wide) - 1;
+      const VertexId wu = __shfl_sync(0xFFFFFFFFu, u, leader);
+      const EdgeOffset wstop = __shfl_sync(0xFFFFFFFFu, stop, leader);
+      for (EdgeOffset e = __shfl_sync(0xFFFFFFFFu, first, leader) + lane; e < wstop; e += 32) {
+        visit(wu, g.column_indices[e]);
+      }
+      if (lane == static_cast<unsigned int>(leader)) stop = first;
+    }
+    for (EdgeOffset e = first; e < stop; ++e) visit(u, g.column_indices[e]);
+  }
+  __syncthreads();
+  const unsigned int hub_total = min(hub_count, kGridHubCapacity);
+  for (unsigned int k = 0; k < hub_total; ++k) {
+    const VertexId hub = hubs[k];
+    for (EdgeOffset e = g.row_offsets[hub] + threadIdx.x, hub_stop = g.row_offsets[hub + 1]; e < hub_stop;
+         e += kGridThreads) {
+      visit(hub, g.column_indices[e]);
     }
   }
   __syncthreads();
@@ -159,8 +242,7 @@ __global__ void __launch_bounds__(kGridThreads)
     dp_block_levels<<<1, kBlockThreads, a.block_shared_bytes, cudaStreamTailLaunch>>>(a, frontier_end, tail,
                                                                                      level + 1, levels, now);
   } else {
-    const unsigned int blocks = (next_size + kGridThreads - 1) / kGridThreads;
-    dp_grid_level<<<blocks, kGridThreads, 0, cudaStreamTailLaunch>>>(a, frontier_end, tail, next_edges, level + 1,
+    dp_grid_level<<<grid_blocks(next_size, next_edges), kGridThreads, 0, cudaStreamTailLaunch>>>(a, frontier_end, tail, next_edges, level + 1,
                                                                      levels, now);
   }
   const cudaError_t error = cudaGetLastError();
@@ -182,11 +264,9 @@ class DynamicParallel final : public Strategy {
   FrontierIo frontier_io() const override {
     return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
   }
-  CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
+  CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
     // A run pays one host launch and synchronization; each level is carried by the one-block
-    // loop (barriers, one SM) or by a tail-launched grid kernel, as the device decides. A grid
-    // level gives each frontier vertex one thread, so its longest adjacency list (bounded by
-    // the graph's maximum out-degree) is scanned serially.
+    // loop (barriers, one SM) or by a tail-launched grid kernel, as the device decides.
     const bool grid = state.continues_run ? state.grid_level : !fits(state.frontier_vertices, state.frontier_edges);
     const auto vertices = static_cast<double>(state.frontier_vertices);
     const auto edges = static_cast<double>(state.frontier_edges);
@@ -198,7 +278,6 @@ class DynamicParallel final : public Strategy {
     f.add("grid_level", grid ? 1.0 : 0.0);
     f.add("grid_vertices", grid ? vertices : 0.0);
     f.add("grid_edges", grid ? edges : 0.0);
-    f.add("grid_max_degree", grid ? static_cast<double>(stats.max_out_degree) : 0.0);
     return f;
   }
 
@@ -236,8 +315,7 @@ class DynamicParallel final : public Strategy {
       dp_block_levels<<<1, kBlockThreads, block_shared_bytes_, s>>>(args, c.frontier_begin, c.frontier_end, c.level,
                                                                      0, 0);
     } else {
-      const unsigned int blocks = std::max(1u, (size + kGridThreads - 1) / kGridThreads);
-      dp_grid_level<<<blocks, kGridThreads, 0, s>>>(args, c.frontier_begin, c.frontier_end, c.frontier_edges, c.level,
+      dp_grid_level<<<grid_blocks(size, c.frontier_edges), kGridThreads, 0, s>>>(args, c.frontier_begin, c.frontier_end, c.frontier_edges, c.level,
                                                     0, 0);
     }
     ABFS_CHECK_LAUNCH(s);

@@ -28,6 +28,9 @@ struct LevelRecord {
   double time_us = 0.0;            ///< wall time of the level (host clock, launch and sync included)
   double device_us = 0.0;          ///< GPU time of the level (CUDA events); 0 for host strategies
   double conversion_us = 0.0;      ///< moving the frontier/visited state before this level
+  /// The executor's own share of time_us: from the end of the previous level to this level's
+  /// start (the decision, the bookkeeping), conversion excluded.
+  double executor_us = 0.0;
   std::string reason;              ///< why this strategy was chosen
   /// The cost model's prediction for the level's own time (comparable with time_us), and for
   /// the conversion before it; 0 when the level was not chosen by cost models.
