@@ -245,7 +245,19 @@ int run_command(const RunArgs& args) {
   options.rule.cpu_max_frontier_edges = args.threshold;
   options.rule.block_loop_for_small = !args.small_on_host;
   WisdomStore store(args.wisdom_file);
-  abfs::Plan plan = abfs::plan_bfs(g, store.wisdom, options);
+  // A graph too large for the device's free memory runs on the host (cpu_expand) with a
+  // warning, unless a device strategy was asked for by name.
+  auto make_plan = [&]() -> abfs::Plan {
+    try {
+      return abfs::plan_bfs(g, store.wisdom, options);
+    } catch (const abfs::OutOfMemory& e) {
+      if (!options.use_gpu || (args.strategy != "auto" && args.strategy != "cpu_expand")) throw;
+      std::fprintf(stderr, "abfs: warning: %s; running on the CPU (cpu_expand) instead\n", e.what());
+      options.use_gpu = false;
+      return abfs::plan_bfs(g, store.wisdom, options);
+    }
+  };
+  abfs::Plan plan = make_plan();
   for (const auto& w : plan.warnings()) std::fprintf(stderr, "abfs: warning: %s\n", w.c_str());
   if (const std::string saved = store.save_if_changed(options.device); !saved.empty()) {
     std::fprintf(stderr, "abfs: wisdom saved to %s\n", saved.c_str());
@@ -370,7 +382,19 @@ int plan_command(const RunArgs& args) {
   if (options.flags == abfs::PlanFlags::Exhaustive) throw abfs::InvalidArgument("abfs plan: --mode exhaustive runs BFS; use abfs run");
   options.missing_wisdom = args.no_calibrate ? abfs::MissingWisdom::Rule : abfs::MissingWisdom::Calibrate;
   WisdomStore store(args.wisdom_file);
-  abfs::Plan plan = abfs::plan_bfs(g, store.wisdom, options);
+  // A graph too large for the device's free memory runs on the host (cpu_expand) with a
+  // warning, unless a device strategy was asked for by name.
+  auto make_plan = [&]() -> abfs::Plan {
+    try {
+      return abfs::plan_bfs(g, store.wisdom, options);
+    } catch (const abfs::OutOfMemory& e) {
+      if (!options.use_gpu || (args.strategy != "auto" && args.strategy != "cpu_expand")) throw;
+      std::fprintf(stderr, "abfs: warning: %s; running on the CPU (cpu_expand) instead\n", e.what());
+      options.use_gpu = false;
+      return abfs::plan_bfs(g, store.wisdom, options);
+    }
+  };
+  abfs::Plan plan = make_plan();
   for (const auto& w : plan.warnings()) std::fprintf(stderr, "abfs: warning: %s\n", w.c_str());
   if (const std::string saved = store.save_if_changed(options.device); !saved.empty()) {
     std::fprintf(stderr, "abfs: wisdom saved to %s\n", saved.c_str());

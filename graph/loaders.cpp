@@ -4,6 +4,7 @@
 #include "graph/loaders.hpp"
 
 #include "graph/build.hpp"
+#include "graph/memory_limits.hpp"
 #include "graph/text_reader.hpp"
 
 #include <algorithm>
@@ -47,6 +48,19 @@ Graph finish(const std::string& path, std::uint64_t header_line, std::uint64_t n
   build.add_reverse = undirected;
   build.drop_self_loops = options.drop_self_loops;
   build.drop_duplicate_edges = options.drop_duplicate_edges;
+  // The CSR (offsets and arcs), the edge list already read, and the reverse CSR of a directed
+  // graph: a header declaring more than the host can hold is an error here, not an
+  // out-of-memory kill later.
+  const long double arcs = static_cast<long double>(edges.src.size()) * (undirected ? 2 : 1);
+  const long double needed = (static_cast<long double>(n) + 1) * sizeof(EdgeOffset) * (undirected ? 1 : 2) +
+                             arcs * sizeof(VertexId) * (undirected ? 1 : 2);
+  const std::size_t available = host_memory_available();
+  if (needed > static_cast<long double>(available)) {
+    throw InputError(path, header_line,
+                     "a graph of " + std::to_string(n) + " vertices and " + std::to_string(edges.src.size()) +
+                         " edges needs " + std::to_string(static_cast<unsigned long long>(needed)) +
+                         " bytes of host memory, " + std::to_string(available) + " are available");
+  }
   try {
     return Graph(build_csr(static_cast<VertexId>(n), edges, build), !undirected, path);
   } catch (const std::bad_alloc&) {
@@ -157,6 +171,11 @@ Graph load_snap(const std::string& path, const LoadOptions& options) {
         if (nf < 2) reader.fail("'Nodes:' without a count");
         nodes = reader.parse_uint(f[1], "node count");
         check_vertex_count(reader, nodes);
+        // A header after edge lines (found by fuzz_snap) must cover the ids already read.
+        if (!edges.src.empty() && max_id >= nodes) {
+          reader.fail("'# Nodes: " + std::to_string(nodes) + "' after edge lines with vertex id " +
+                      std::to_string(max_id));
+        }
         have_nodes = true;
         header_line = reader.line_number();
         if (nf >= 4 && f[2] == "edges:") {

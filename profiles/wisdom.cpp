@@ -16,7 +16,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <cstdio>
 #include <cstdlib>
@@ -291,14 +295,22 @@ void Wisdom::save(const std::string& path) const {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   const std::string text = to_yaml();
   {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw WisdomError(path + ": cannot write temporary file " + temporary);
-    out << text;
-    out.flush();
-    if (!out) {
-      out.close();
+    // Written whole and flushed to the disk (fsync) before the rename, so that neither a killed
+    // process nor a crash of the machine can leave a partial file under the final name.
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw WisdomError(path + ": cannot write temporary file " + temporary + ": " + std::strerror(errno));
+    std::size_t written = 0;
+    while (written < text.size()) {
+      const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      written += static_cast<std::size_t>(n);
+    }
+    const int error = written < text.size() || ::fsync(fd) != 0 ? errno : 0;
+    ::close(fd);
+    if (written < text.size() || error != 0) {
       fs::remove(temporary, ec);
-      throw WisdomError(path + ": write to " + temporary + " failed");
+      throw WisdomError(path + ": write to " + temporary + " failed: " + std::strerror(error != 0 ? error : EIO));
     }
   }
   fs::rename(temporary, target, ec);

@@ -1,7 +1,10 @@
 #include "runtime/resources.hpp"
 
+#include "graph/memory_limits.hpp"
+
 #include <abfs/plan.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -22,6 +25,7 @@ void report_cuda_error_nothrow(cudaError_t error, const char* call, const char* 
 DeviceMemory device_memory() {
   DeviceMemory mem;
   ABFS_CUDA_CHECK(cudaMemGetInfo(&mem.free_bytes, &mem.total_bytes));
+  mem.free_bytes = std::min(mem.free_bytes, byte_limit_from_env("ABFS_DEVICE_MEMORY_LIMIT"));
   return mem;
 }
 

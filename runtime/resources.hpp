@@ -13,7 +13,10 @@
 
 namespace abfs::detail {
 
-/// Free and total memory of the current device, in bytes.
+/// Free and total memory of the current device, in bytes. When $ABFS_DEVICE_MEMORY_LIMIT is set
+/// (graph/memory_limits.hpp), free_bytes is at most that: abfs then plans as if the device had
+/// only that much free (for tests and shared GPUs).
+/// @throws InvalidArgument if the variable is not such a number.
 struct DeviceMemory {
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;

@@ -3,6 +3,7 @@
 // strategies level by level, so that every ordered switch (and with it every conversion: host
 // <-> device, queue -> bitmap, multi-level runs cut to one level) is taken.
 
+#include <abfs/error.hpp>
 #include <abfs/plan.hpp>
 
 #include "support.hpp"
@@ -181,4 +182,29 @@ TEST_CASE("executor with a device is correct on every real graph, directed and u
       }
     }
   }
+}
+
+TEST_CASE("a graph larger than the device memory abfs may use is an OutOfMemory with bytes needed and free") {
+  const abfs::Graph g = abfs::open_graph("kron:12");
+  abfs::Wisdom none;
+  abfs::PlanOptions options;
+  options.missing_wisdom = abfs::MissingWisdom::Rule;
+  REQUIRE(setenv("ABFS_DEVICE_MEMORY_LIMIT", "64K", 1) == 0);
+  try {
+    (void)abfs::plan_bfs(g, none, options);
+    FAIL("planned within a 64 KiB device memory limit");
+  } catch (const abfs::OutOfMemory& e) {
+    const std::string message = e.what();
+    CHECK(e.bytes_requested() > 64u * 1024u);
+    CHECK(message.find(std::to_string(e.bytes_requested()) + " bytes of device memory") != std::string::npos);
+    CHECK(message.find("65536 are free") != std::string::npos);
+  }
+  REQUIRE(setenv("ABFS_DEVICE_MEMORY_LIMIT", "64 apples", 1) == 0);
+  CHECK_THROWS_AS((void)abfs::plan_bfs(g, none, options), abfs::InvalidArgument);
+  REQUIRE(unsetenv("ABFS_DEVICE_MEMORY_LIMIT") == 0);
+  // Without the limit the same plan fits, and the host plan never needed device memory.
+  abfs::Plan plan = abfs::plan_bfs(g, none, options);
+  abfs::BfsResult result;
+  plan.execute(0, result);
+  abfs::test::check_bfs(g, 0, result);
 }

@@ -6,9 +6,13 @@
 
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -54,6 +58,33 @@ std::string read_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+/// A wisdom document of ~250 KB: 1,000 tuned plans (yaml-cpp looks map keys up linearly, so n
+/// plans cost O(n^2); this keeps a save near 0.1 s).
+constexpr std::size_t kBigPlans = 1000;
+abfs::Wisdom big_wisdom(const std::string& calibrated) {
+  abfs::DeviceWisdom d = sample_entry(calibrated);
+  const abfs::TunedPlan plan = d.plans.begin()->second;
+  for (std::size_t i = 0; i < kBigPlans; ++i) d.plans["plan" + std::to_string(i)] = plan;
+  abfs::Wisdom w;
+  w.put(d);
+  return w;
+}
+
+/// Runs body in a child process; returns its pid.
+template <class Body>
+pid_t spawn(Body body) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    try {
+      body();
+    } catch (...) {
+      _exit(3);
+    }
+    _exit(0);
+  }
+  return pid;
 }
 
 }  // namespace
@@ -193,4 +224,110 @@ TEST_CASE("graph fingerprints tell graphs apart") {
   CHECK(abfs::graph_fingerprint(a) == abfs::graph_fingerprint(abfs::generate_kronecker(8, 8, 1)));
   CHECK(abfs::graph_fingerprint(a) != abfs::graph_fingerprint(b));
   CHECK(abfs::graph_fingerprint(a).size() == 16);
+}
+
+TEST_CASE("every wisdom file of the malformed-input corpus is a WisdomError naming the file and line") {
+  const std::pair<const char*, const char*> expectations[] = {
+      {"wisdom_empty.yaml", ":1: not a wisdom document"},
+      {"wisdom_not_yaml.yaml", ":3: malformed YAML"},
+      {"wisdom_wrong_version.yaml", ":1: wisdom schema version 99"},
+      {"wisdom_missing_fingerprint.yaml", ":3: missing field 'fingerprint'"},
+      {"wisdom_bad_number.yaml", ":17: kernel_launch_us: 'fast' is not a valid value"},
+      {"wisdom_coefficient_count.yaml", ":20: model has 2 features but 1 coefficients"},
+  };
+  std::size_t corpus_files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(ABFS_TEST_DATA) + "/bad")) {
+    corpus_files += entry.path().extension() == ".yaml";
+  }
+  CHECK(corpus_files == std::size(expectations));  // every wisdom file has an expectation
+  for (const auto& [file, problem] : expectations) {
+    const std::string path = std::string(ABFS_TEST_DATA) + "/bad/" + file;
+    CAPTURE(path);
+    try {
+      (void)abfs::Wisdom::load(path);
+      FAIL("no error for " << path);
+    } catch (const abfs::WisdomError& e) {
+      CHECK_MESSAGE(std::string(e.what()).rfind(path + problem, 0) == 0, e.what());
+    }
+  }
+}
+
+TEST_CASE("a writer killed during save leaves the previous wisdom file intact") {
+  const std::string dir = temp_dir();
+  const std::string path = dir + "/wisdom.yaml";
+  const abfs::Wisdom old_wisdom = big_wisdom("2026-11-22T10:00:00Z");
+  const abfs::Wisdom new_wisdom = big_wisdom("2026-11-23T10:00:00Z");
+  old_wisdom.save(path);
+  const std::string before = read_file(path);
+  auto check_whole = [&](const std::string& expected_calibrated) {
+    const abfs::Wisdom now = abfs::Wisdom::load(path);
+    REQUIRE(now.devices().size() == 1);
+    CHECK(now.devices().front().plans.size() == kBigPlans + 1);
+    if (!expected_calibrated.empty()) CHECK(now.devices().front().calibrated == expected_calibrated);
+  };
+
+  // Killed in the middle of writing, deterministically: the file-size limit stops the child's
+  // write after 4 KiB with SIGXFSZ, whose default action terminates the process.
+  const pid_t pid = spawn([&] {
+    const rlimit limit{4096, 4096};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    new_wisdom.save(path);
+  });
+  REQUIRE(pid > 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGXFSZ);
+  const std::string temporary = path + ".tmp." + std::to_string(pid);
+  CHECK(std::filesystem::file_size(temporary) == 4096);  // the partial write, under its own name
+  CHECK(read_file(path) == before);
+  check_whole("2026-11-22T10:00:00Z");
+  std::filesystem::remove(temporary);
+
+  // SIGKILL at delays spread over one save: whenever it lands, the file is one whole document.
+  const auto start = std::chrono::steady_clock::now();
+  new_wisdom.save(path);
+  const auto save_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    old_wisdom.save(path);
+    const pid_t writer = spawn([&] { new_wisdom.save(path); });
+    REQUIRE(writer > 0);
+    usleep(static_cast<useconds_t>(save_us.count() * attempt / 6));
+    kill(writer, SIGKILL);
+    waitpid(writer, &status, 0);
+    std::filesystem::remove(path + ".tmp." + std::to_string(writer));
+    check_whole("");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("concurrent writers and readers never see a partial wisdom file") {
+  const std::string dir = temp_dir();
+  const std::string path = dir + "/wisdom.yaml";
+  big_wisdom("2026-11-22T00:00:00Z").save(path);
+  std::vector<pid_t> writers;
+  for (int w = 0; w < 4; ++w) {
+    writers.push_back(spawn([&, w] {
+      const abfs::Wisdom mine = big_wisdom("2026-11-22T0" + std::to_string(w + 1) + ":00:00Z");
+      for (int k = 0; k < 5; ++k) mine.save(path);
+    }));
+  }
+  int reads = 0;
+  bool writers_running = true;
+  while (writers_running) {
+    const abfs::Wisdom now = abfs::Wisdom::load(path);  // throws on a partial document
+    REQUIRE(now.devices().size() == 1);
+    CHECK(now.devices().front().plans.size() == kBigPlans + 1);
+    ++reads;
+    writers_running = false;
+    for (const pid_t pid : writers) writers_running |= waitpid(pid, nullptr, WNOHANG) == 0;
+  }
+  for (const pid_t pid : writers) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+  }
+  CHECK(reads > 0);
+  const std::string calibrated = abfs::Wisdom::load(path).devices().front().calibrated;
+  CHECK(calibrated.rfind("2026-11-22T0", 0) == 0);
+  std::filesystem::remove_all(dir);
 }
