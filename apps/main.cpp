@@ -234,6 +234,19 @@ std::vector<abfs::VertexId> sources_with_out_arcs(const abfs::Graph& g, int coun
   return sources;
 }
 
+// plan_bfs, except that a graph too large for the device's free memory is planned on the host
+// (cpu_expand) with a warning, unless a device strategy was asked for by name.
+abfs::Plan plan_or_host(const abfs::Graph& g, abfs::Wisdom& wisdom, abfs::PlanOptions& options) {
+  try {
+    return abfs::plan_bfs(g, wisdom, options);
+  } catch (const abfs::OutOfMemory& e) {
+    if (!options.use_gpu || (options.strategy != "auto" && options.strategy != "cpu_expand")) throw;
+    std::fprintf(stderr, "abfs: warning: %s; running on the CPU (cpu_expand) instead\n", e.what());
+    options.use_gpu = false;
+    return abfs::plan_bfs(g, wisdom, options);
+  }
+}
+
 int run_command(const RunArgs& args) {
   const abfs::Graph g = load_for(args);
 
@@ -245,19 +258,7 @@ int run_command(const RunArgs& args) {
   options.rule.cpu_max_frontier_edges = args.threshold;
   options.rule.block_loop_for_small = !args.small_on_host;
   WisdomStore store(args.wisdom_file);
-  // A graph too large for the device's free memory runs on the host (cpu_expand) with a
-  // warning, unless a device strategy was asked for by name.
-  auto make_plan = [&]() -> abfs::Plan {
-    try {
-      return abfs::plan_bfs(g, store.wisdom, options);
-    } catch (const abfs::OutOfMemory& e) {
-      if (!options.use_gpu || (args.strategy != "auto" && args.strategy != "cpu_expand")) throw;
-      std::fprintf(stderr, "abfs: warning: %s; running on the CPU (cpu_expand) instead\n", e.what());
-      options.use_gpu = false;
-      return abfs::plan_bfs(g, store.wisdom, options);
-    }
-  };
-  abfs::Plan plan = make_plan();
+  abfs::Plan plan = plan_or_host(g, store.wisdom, options);
   for (const auto& w : plan.warnings()) std::fprintf(stderr, "abfs: warning: %s\n", w.c_str());
   if (const std::string saved = store.save_if_changed(options.device); !saved.empty()) {
     std::fprintf(stderr, "abfs: wisdom saved to %s\n", saved.c_str());
@@ -382,19 +383,7 @@ int plan_command(const RunArgs& args) {
   if (options.flags == abfs::PlanFlags::Exhaustive) throw abfs::InvalidArgument("abfs plan: --mode exhaustive runs BFS; use abfs run");
   options.missing_wisdom = args.no_calibrate ? abfs::MissingWisdom::Rule : abfs::MissingWisdom::Calibrate;
   WisdomStore store(args.wisdom_file);
-  // A graph too large for the device's free memory runs on the host (cpu_expand) with a
-  // warning, unless a device strategy was asked for by name.
-  auto make_plan = [&]() -> abfs::Plan {
-    try {
-      return abfs::plan_bfs(g, store.wisdom, options);
-    } catch (const abfs::OutOfMemory& e) {
-      if (!options.use_gpu || (args.strategy != "auto" && args.strategy != "cpu_expand")) throw;
-      std::fprintf(stderr, "abfs: warning: %s; running on the CPU (cpu_expand) instead\n", e.what());
-      options.use_gpu = false;
-      return abfs::plan_bfs(g, store.wisdom, options);
-    }
-  };
-  abfs::Plan plan = make_plan();
+  abfs::Plan plan = plan_or_host(g, store.wisdom, options);
   for (const auto& w : plan.warnings()) std::fprintf(stderr, "abfs: warning: %s\n", w.c_str());
   if (const std::string saved = store.save_if_changed(options.device); !saved.empty()) {
     std::fprintf(stderr, "abfs: wisdom saved to %s\n", saved.c_str());

@@ -29,6 +29,7 @@
 #include <functional>
 #include <sstream>
 #include <string_view>
+#include <type_traits>
 
 namespace abfs {
 namespace detail {
@@ -39,6 +40,33 @@ extern const int kNumShippedProfiles;
 }  // namespace detail
 
 namespace {
+
+// Whether text is well-formed UTF-8 with no control characters (tab allowed).
+bool printable_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\t') || c == 0x7F) return false;
+      ++i;
+      continue;
+    }
+    const int length = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    if (length == 0 || (length == 3 && c > 0xEF) || i + static_cast<std::size_t>(length) > text.size()) return false;
+    std::uint32_t code = c & (0xFFu >> (length + 1));
+    for (int k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
+      if ((next & 0xC0) != 0x80) return false;
+      code = (code << 6) | (next & 0x3Fu);
+    }
+    // Overlong forms, surrogates, beyond U+10FFFF, and C1 controls.
+    if ((length == 3 && code < 0x800) || (length == 4 && (code < 0x10000 || code > 0x10FFFF)) ||
+        (code >= 0xD800 && code <= 0xDFFF) || (code >= 0x80 && code < 0xA0)) {
+      return false;
+    }
+    i += static_cast<std::size_t>(length);
+  }
+  return true;
+}
 
 // Reads one document, turning every yaml-cpp and schema problem into "origin:line: problem".
 class Reader {
@@ -63,10 +91,19 @@ class Reader {
   template <class T>
   T scalar(const YAML::Node& node, const std::string& what) const {
     if (!node.IsScalar()) fail(node, what + ": expected a scalar");
+    // Text must be printable UTF-8: yaml-cpp's emitter replaces invalid bytes, so such a name
+    // or key would change on the next save (found by fuzz_wisdom).
+    if constexpr (std::is_same_v<T, std::string>) {
+      if (!printable_utf8(node.Scalar())) fail(node, what + ": not printable UTF-8 text");
+    }
     try {
       return node.as<T>();
     } catch (const YAML::Exception&) {
-      fail(node, what + ": '" + node.Scalar() + "' is not a valid value");
+      std::string shown = node.Scalar().substr(0, 80);  // one line, whatever the scalar holds
+      for (char& c : shown) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+      }
+      fail(node, what + ": '" + shown + "' is not a valid value");
     }
   }
   template <class T>

@@ -234,6 +234,7 @@ TEST_CASE("every wisdom file of the malformed-input corpus is a WisdomError nami
       {"wisdom_missing_fingerprint.yaml", ":3: missing field 'fingerprint'"},
       {"wisdom_bad_number.yaml", ":17: kernel_launch_us: 'fast' is not a valid value"},
       {"wisdom_coefficient_count.yaml", ":20: model has 2 features but 1 coefficients"},
+      {"wisdom_fuzz_invalid_utf8.yaml", ":6: field 'name': not printable UTF-8 text"},
   };
   std::size_t corpus_files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(ABFS_TEST_DATA) + "/bad")) {
