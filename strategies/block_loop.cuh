@@ -286,10 +286,22 @@ __host__ __device__ inline std::size_t block_loop_shared_bytes(unsigned int wque
   return (2u * kWQueues * wqueue_capacity + shared_visited_words) * sizeof(std::uint32_t);
 }
 
-/// Host side of a device-driven run, after its synchronization: fills out (levels advanced, the
-/// frontier it stopped at, arcs examined, stop reason) from the counters and the level log.
+/// The loop's arguments over b's buffers, with config's queue size and frontier bound.
+inline BlockLoopArgs block_loop_args(detail::BfsBuffers& b, const BlockLoopConfig& config,
+                                     unsigned int shared_visited_words) {
+  return BlockLoopArgs{b.d_graph.row_offsets.data(), b.d_graph.column_indices.data(), b.d_visited.data(),
+                       b.d_dist.data(), b.d_parent.data(), b.d_order.data(), b.d_scratch(), b.d_counters.data(),
+                       b.d_level_log.data(), b.h_level_log.data(), config.wqueue_capacity, config.max_frontier_edges,
+                       shared_visited_words};
+}
+
+/// Host side of a device-driven run launched on c's stream after start: downloads the counters
+/// (synchronizing; stop is recorded) and returns what the run did: levels advanced, the frontier
+/// it stopped at, arcs examined, stop reason, device time.
 /// @throws CudaError if a device-side launch failed.
-inline void read_device_run(const LevelContext& c, LevelOutcome& out) {
+inline LevelOutcome read_device_run(const LevelContext& c, const detail::Event& start, detail::Event& stop) {
+  LevelOutcome out;
+  out.device_us = c.buffers.download_counters(start, stop);
   const detail::BfsBuffers& b = c.buffers;
   const detail::LevelCounters& counters = *b.h_counters.data();
   if (counters.stop == static_cast<unsigned int>(detail::DeviceStop::LaunchFailed)) {
@@ -321,6 +333,7 @@ inline void read_device_run(const LevelContext& c, LevelOutcome& out) {
     default:
       out.stop_reason = nullptr;
   }
+  return out;
 }
 
 }  // namespace abfs::strategies::detail_block

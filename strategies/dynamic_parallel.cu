@@ -300,13 +300,8 @@ class DynamicParallel final : public Strategy {
   }
 
   LevelOutcome run(LevelContext& c) override {
-    auto& b = c.buffers;
-    LevelOutcome out;
-    const cudaStream_t s = b.stream();
-    DpArgs args{BlockLoopArgs{b.d_graph.row_offsets.data(), b.d_graph.column_indices.data(), b.d_visited.data(),
-                              b.d_dist.data(), b.d_parent.data(), b.d_order.data(), b.d_scratch(),
-                              b.d_counters.data(), b.d_level_log.data(), b.h_level_log.data(), config_.block_loop.wqueue_capacity,
-                              config_.block_loop.max_frontier_edges, shared_visited_words_},
+    const cudaStream_t s = c.buffers.stream();
+    DpArgs args{detail_block::block_loop_args(c.buffers, config_.block_loop, shared_visited_words_),
                 static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity)),
                 block_shared_bytes_};
     const VertexId size = c.frontier_end - c.frontier_begin;
@@ -321,10 +316,7 @@ class DynamicParallel final : public Strategy {
     ABFS_CHECK_LAUNCH(s);
     // The copy follows the whole chain (tail launches complete before the launching grid is
     // considered complete); the host reads where the run stopped.
-    const double device_us = b.download_counters(start_, stop_);
-    detail_block::read_device_run(c, out);
-    out.device_us = device_us;
-    return out;
+    return detail_block::read_device_run(c, start_, stop_);
   }
 
  private:

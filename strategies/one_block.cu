@@ -78,18 +78,13 @@ class OneBlock final : public Strategy {
   }
 
   LevelOutcome run(LevelContext& c) override {
-    auto& b = c.buffers;
-    LevelOutcome out;
     const VertexId frontier_size = c.frontier_end - c.frontier_begin;
     if (frontier_size > kWQueuesTotal * config_.wqueue_capacity) {
       throw InvalidArgument("one_block: frontier of " + std::to_string(frontier_size) + " vertices exceeds its " +
                             std::to_string(kWQueuesTotal * config_.wqueue_capacity) + "-slot block queue");
     }
-    const cudaStream_t s = b.stream();
-    const BlockLoopArgs args{b.d_graph.row_offsets.data(), b.d_graph.column_indices.data(),
-                             b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
-                             b.d_scratch(), b.d_counters.data(), b.d_level_log.data(), b.h_level_log.data(), config_.wqueue_capacity,
-                             config_.max_frontier_edges, shared_visited_words_};
+    const cudaStream_t s = c.buffers.stream();
+    const BlockLoopArgs args = detail_block::block_loop_args(c.buffers, config_, shared_visited_words_);
     const auto log_limit =
         static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity));
     start_.record(s);
@@ -97,10 +92,7 @@ class OneBlock final : public Strategy {
                                                               log_limit);
     ABFS_CHECK_LAUNCH(s);
     // The host reads where the run stopped (and the level log) to choose what runs next.
-    const double device_us = b.download_counters(start_, stop_);
-    detail_block::read_device_run(c, out);
-    out.device_us = device_us;
-    return out;
+    return detail_block::read_device_run(c, start_, stop_);
   }
 
  private:
