@@ -42,7 +42,14 @@ struct RunArgs {
   std::string mode = "estimate";
   std::string wisdom_file;
   bool no_calibrate = false;
+  bool no_online_correction = false;
 };
+
+// The plan options every subcommand takes from the shared flags.
+void apply_plan_flags(const RunArgs& args, abfs::PlanOptions& options) {
+  options.missing_wisdom = args.no_calibrate ? abfs::MissingWisdom::Rule : abfs::MissingWisdom::Calibrate;
+  options.online_correction = !args.no_online_correction;
+}
 
 std::string executable_dir() {
   std::error_code ec;
@@ -252,7 +259,7 @@ int run_command(const RunArgs& args) {
 
   abfs::PlanOptions options;
   options.flags = parse_mode(args.mode);
-  options.missing_wisdom = args.no_calibrate ? abfs::MissingWisdom::Rule : abfs::MissingWisdom::Calibrate;
+  apply_plan_flags(args, options);
   options.strategy = args.strategy;
   options.use_gpu = !args.cpu_only;
   options.rule.cpu_max_frontier_edges = args.threshold;
@@ -381,7 +388,7 @@ int plan_command(const RunArgs& args) {
   abfs::PlanOptions options;
   options.flags = parse_mode(args.mode);
   if (options.flags == abfs::PlanFlags::Exhaustive) throw abfs::InvalidArgument("abfs plan: --mode exhaustive runs BFS; use abfs run");
-  options.missing_wisdom = args.no_calibrate ? abfs::MissingWisdom::Rule : abfs::MissingWisdom::Calibrate;
+  apply_plan_flags(args, options);
   WisdomStore store(args.wisdom_file);
   abfs::Plan plan = plan_or_host(g, store.wisdom, options);
   for (const auto& w : plan.warnings()) std::fprintf(stderr, "abfs: warning: %s\n", w.c_str());
@@ -440,7 +447,7 @@ int compare_command(const RunArgs& args, const std::string& json_path) {
   for (const auto& name : plans) {
     abfs::PlanOptions options;
     options.flags = name == "oracle" ? abfs::PlanFlags::Exhaustive : parse_mode(args.mode);
-    options.missing_wisdom = args.no_calibrate ? abfs::MissingWisdom::Rule : abfs::MissingWisdom::Calibrate;
+    apply_plan_flags(args, options);
     options.strategy = name == "oracle" ? "auto" : name;
     abfs::Plan plan = abfs::plan_bfs(g, store.wisdom, options);
     if (name == "auto") {
@@ -647,6 +654,8 @@ int main(int argc, char** argv) {
                     "$XDG_CACHE_HOME/abfs/wisdom.yaml)");
     cmd->add_flag("--no-calibrate", a.no_calibrate,
                   "when no wisdom matches this device, decide by the built-in rule instead of calibrating");
+    cmd->add_flag("--no-online-correction", a.no_online_correction,
+                  "decide by the calibrated models alone (default: correct them by what this run measured)");
     cmd->add_flag("--symmetrize", a.symmetrize, "add reverse arcs (default: keep the file's directedness)");
     cmd->add_flag("--keep-self-loops", a.keep_self_loops, "keep self-loops (default: dropped)");
     cmd->add_flag("--keep-duplicates", a.keep_duplicates, "keep duplicate edges (default: dropped)");

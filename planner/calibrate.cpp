@@ -4,7 +4,8 @@
 // The sweep graphs cover the frontier shapes the strategies meet: Kronecker (skewed degrees, a
 // few huge levels), uniform random out-degree (directed, even degrees, a dozen levels), and a
 // 2-D grid (hundreds of tiny levels, like road networks and meshes), at two sizes each so that
-// per-vertex and per-arc terms separate from fixed costs.
+// per-vertex and per-arc terms separate from fixed costs; the larger uniform graph is several
+// times the H100's L2 and the host core's caches, so that the *dram* terms have samples.
 
 #include <abfs/error.hpp>
 #include <abfs/plan.hpp>
@@ -54,7 +55,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   const std::vector<std::string> graphs =
       patient ? std::vector<std::string>{"kron:16", "kron:20", "kron:22", "uniform:262144:8", "uniform:4194304:8",
                                          "uniform:1048576:16", "grid:256:256", "grid:64:8192", "grid:1024:1024"}
-              : std::vector<std::string>{"kron:15", "kron:19", "uniform:262144:8", "uniform:2097152:8", "grid:128:256",
+              : std::vector<std::string>{"kron:15", "kron:19", "uniform:262144:8", "uniform:4194304:8", "grid:128:256",
                                          "grid:32:2048"};
   const int sources = patient ? 4 : 2;
   const double probe_share = 0.15;
@@ -100,7 +101,8 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       }
     }
     // Each strategy forced through whole BFSs: levels as a plan runs them (caches, the
-    // executor's own work between levels).
+    // executor's own work between levels). Each BFS gets its own source's level profile, so
+    // that the bottom-up scan features are exact.
     for (const auto& name : strategy_names()) {
       PlanOptions forced;
       forced.strategy = name;
@@ -108,10 +110,16 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       detail::Executor executor(graph, forced, true);
       std::vector<detail::CostSample> forced_samples;
       executor.execute(bfs_sources.front(), result);  // warm-up
-      executor.collect_samples(&forced_samples);
-      for (VertexId source : bfs_sources) executor.execute(source, result);
+      for (VertexId source : bfs_sources) {
+        executor.collect_samples(nullptr);
+        executor.set_level_profile(executor.sample_levels(source));
+        executor.collect_samples(&forced_samples);
+        executor.execute(source, result);
+      }
+      executor.collect_samples(nullptr);
       for (auto& sample : forced_samples) {
-        if (sample.model == name) graph_samples.push_back(std::move(sample));
+        // Uploads too: a forced device strategy's first one is the plan's first upload.
+        if (sample.model == name || sample.model == detail::kToDevice) graph_samples.push_back(std::move(sample));
       }
     }
     // Every graph weighs about the same in the fits: a grid's trials carry hundreds of

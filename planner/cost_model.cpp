@@ -11,9 +11,10 @@
 
 namespace abfs::detail {
 
-strategies::CostFeatures to_device_features(VertexId vertices_moved) {
+strategies::CostFeatures to_device_features(VertexId vertices_moved, bool first_upload) {
   strategies::CostFeatures f;  // one packed copy and one scatter kernel
   f.add("run", 1.0);
+  f.add("first_upload", first_upload ? 1.0 : 0.0);
   f.add("vertices", vertices_moved);
   return f;
 }

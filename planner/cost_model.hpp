@@ -16,8 +16,10 @@ inline constexpr const char* kToDevice = "to_device";  ///< host visits uploaded
 inline constexpr const char* kToHost = "to_host";      ///< visited bitmap + frontier downloaded
 inline constexpr const char* kToBitmap = "to_bitmap";  ///< queue -> frontier bitmap (memset + scatter)
 
-/// Features of the conversions. visited_words = ceil(|V| / 32).
-strategies::CostFeatures to_device_features(VertexId vertices_moved);
+/// Features of the conversions. visited_words = ceil(|V| / 32). first_upload: the BFS has not
+/// used the device yet (the upload clears the device's visited bitmap, and the first device work
+/// after the GPU idled costs 20-230 us more than later uploads, H100, 2026-11-22).
+strategies::CostFeatures to_device_features(VertexId vertices_moved, bool first_upload);
 strategies::CostFeatures to_host_features(std::size_t visited_words, VertexId frontier_vertices);
 strategies::CostFeatures to_bitmap_features(std::size_t visited_words, VertexId frontier_vertices);
 

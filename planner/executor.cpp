@@ -86,10 +86,75 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
     for (std::size_t i = 0; i < strategies_.size(); ++i) {
       strategy_models_[i] = resolve(strategies_[i]->name(), strategies_[i]->cost_features(probe, stats_));
     }
-    to_device_model_ = resolve(kToDevice, to_device_features(0));
+    to_device_model_ = resolve(kToDevice, to_device_features(0, false));
     to_host_model_ = resolve(kToHost, to_host_features(0, 0));
     to_bitmap_model_ = resolve(kToBitmap, to_bitmap_features(0, 0));
   }
+  corrections_.assign(strategies_.size() + 1, Correction{});  // + the upload (upload_slot())
+  observations_.clear();
+  prepare_lookahead();
+}
+
+int Executor::size_class(EdgeOffset size, bool upper) {
+  int c = 0;
+  for (EdgeOffset x = size; x >= 4 && c < kSizeClasses - 1; x >>= 2) ++c;
+  return upper ? kSizeClasses + c : c;
+}
+
+std::size_t Executor::correction_slot(const strategies::Strategy* s) const {
+  for (std::size_t i = 0; i < strategies_.size(); ++i) {
+    if (strategies_[i].get() == s) return i;
+  }
+  return corrections_.size();
+}
+
+double Executor::correction_at(std::size_t slot, EdgeOffset size, bool upper) const {
+  if (slot >= corrections_.size()) return 1.0;
+  const Correction& c = corrections_[slot];
+  const auto k = static_cast<std::size_t>(size_class(size, upper));
+  if (c.known[k]) return c.factor[k];
+  const std::size_t fallback = kClasses + (upper ? 1 : 0);
+  return c.known[fallback] ? c.factor[fallback] : 1.0;
+}
+
+void Executor::observe_at(std::size_t slot, EdgeOffset size, bool upper, double corrected_us, double measured_us) {
+  if (!options_.online_correction || slot >= corrections_.size() || corrected_us <= 0.0 || measured_us <= 0.0) return;
+  const double uncorrected = corrected_us / correction_at(slot, size, upper);
+  observations_.push_back({static_cast<std::uint16_t>(slot), static_cast<std::uint16_t>(size_class(size, upper)),
+                           static_cast<float>(std::log(measured_us / uncorrected))});
+}
+
+void Executor::learn_corrections() {
+  if (observations_.empty()) return;
+  constexpr double kLimit = 2.0794415416798357;  // log(8)
+  auto fold = [&](Correction& c, std::size_t k, std::vector<float>& ratios) {
+    const double median = quantile(std::vector<double>(ratios.begin(), ratios.end()), 0.5);
+    c.log_factor[k] = std::clamp(c.known[k] ? 0.5 * (c.log_factor[k] + median) : median, -kLimit, kLimit);
+    c.factor[k] = std::exp(c.log_factor[k]);
+    c.known[k] = true;
+  };
+  std::sort(observations_.begin(), observations_.end(), [](const Observation& a, const Observation& b) {
+    return a.slot != b.slot ? a.slot < b.slot : a.cls < b.cls;
+  });
+  for (std::size_t at = 0; at < observations_.size();) {
+    const std::uint16_t slot = observations_[at].slot;
+    Correction& c = corrections_[slot];
+    std::array<std::vector<float>, 2> halves;  // for the fallbacks of the lower and upper half
+    while (at < observations_.size() && observations_[at].slot == slot) {
+      const std::uint16_t cls = observations_[at].cls;
+      learn_scratch_.clear();
+      for (; at < observations_.size() && observations_[at].slot == slot && observations_[at].cls == cls; ++at) {
+        learn_scratch_.push_back(observations_[at].log_ratio);
+      }
+      auto& half = halves[cls >= kSizeClasses ? 1 : 0];
+      half.insert(half.end(), learn_scratch_.begin(), learn_scratch_.end());
+      fold(c, cls, learn_scratch_);
+    }
+    for (std::size_t h = 0; h < 2; ++h) {
+      if (!halves[h].empty()) fold(c, kClasses + h, halves[h]);
+    }
+  }
+  observations_.clear();
   prepare_lookahead();
 }
 
@@ -103,7 +168,25 @@ const Executor::Resolved& Executor::model_of(const strategies::Strategy* s) cons
 
 void Executor::set_level_profile(const std::vector<LevelShape>& levels) {
   stats_.sampled_levels = levels;
+  profile_visited_.clear();
+  VertexId visited = 0;
+  for (const LevelShape& l : levels) profile_visited_.push_back(visited += l.frontier_vertices);
   prepare_lookahead();
+}
+
+void Executor::add_profile_features(strategies::FrontierState& state, std::size_t profile_level) const {
+  if (profile_level >= stats_.sampled_levels.size()) return;
+  const LevelShape& shape = stats_.sampled_levels[profile_level];
+  state.pull_scanned_edges = static_cast<double>(shape.pull_scanned_edges);
+  state.pull_longest_scan = static_cast<double>(shape.pull_longest_scan);
+}
+
+std::size_t Executor::matching_profile_level(VertexId visited) const {
+  // The sampled level that had discovered as many vertices: levels of BFSs from different
+  // sources line up by progress, not by number.
+  const auto at = std::lower_bound(profile_visited_.begin(), profile_visited_.end(), visited);
+  if (profile_visited_.empty()) return 0;
+  return std::min(static_cast<std::size_t>(at - profile_visited_.begin()), profile_visited_.size() - 1);
 }
 
 std::vector<strategies::FrontierState> Executor::profile_states() const {
@@ -120,6 +203,7 @@ std::vector<strategies::FrontierState> Executor::profile_states() const {
     state.unexplored_edges = stats_.num_edges - std::min(stats_.num_edges, expanded + state.frontier_edges);
     expanded += state.frontier_edges;
     state.location = Location::Device;
+    add_profile_features(state, level);
     states.push_back(state);
   }
   return states;
@@ -138,6 +222,7 @@ strategies::FrontierState Executor::continued_state(int level, const DeviceLevel
   state.location = Location::Device;
   state.continues_run = true;
   state.grid_level = d.kernel != 0;
+  add_profile_features(state, matching_profile_level(visited));
   return state;
 }
 
@@ -159,7 +244,8 @@ void Executor::prepare_lookahead() {
     for (const auto& s : strategies_) {
       const Resolved& model = model_of(s.get());
       if (device_driven(s.get()) || !s->applicable(state) || model.fit == nullptr) continue;
-      best = std::min(best, model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us);
+      best = std::min(best, (model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us) *
+                                correction(s.get(), state.frontier_edges, false));
     }
     if (!std::isfinite(best)) best = 0.0;
     best_single_prefix_[i + 1] = best_single_prefix_[i] + best;
@@ -167,10 +253,14 @@ void Executor::prepare_lookahead() {
     continued.continues_run = true;
     const bool fits_block = block_strategy_ != nullptr && block_strategy_->applicable(state);
     double block_us = 0.0, dp_us = 0.0;
-    if (fits_block) block_us = predict(model_of(block_strategy_), block_strategy_->cost_features(continued, stats_));
+    if (fits_block) {
+      block_us = predict(model_of(block_strategy_), block_strategy_->cost_features(continued, stats_)) *
+                 correction(block_strategy_, state.frontier_edges, true);
+    }
     if (dp_strategy_ != nullptr) {
       continued.grid_level = !fits_block;
-      dp_us = predict(model_of(dp_strategy_), dp_strategy_->cost_features(continued, stats_));
+      dp_us = predict(model_of(dp_strategy_), dp_strategy_->cost_features(continued, stats_)) *
+              correction(dp_strategy_, state.frontier_edges, true);
     }
     block_prefix_[i + 1] = block_prefix_[i] + block_us;
     dp_prefix_[i + 1] = dp_prefix_[i] + dp_us;
@@ -193,6 +283,7 @@ strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_
   state.representation =
       placement.bitmap_level == level ? FrontierRepresentation::Bitmap : FrontierRepresentation::Queue;
   state.location = placement.location;
+  add_profile_features(state, matching_profile_level(visited));
   return state;
 }
 
@@ -202,13 +293,17 @@ double Executor::predict_conversion_us(const strategies::Strategy& s, const stra
   double us = 0.0;
   if (io.consumes_at != placement.location) {
     us += io.consumes_at == Location::Device
-              ? predict(to_device_model_, to_device_features(end - placement.synced_end[1]))
+              ? predict_upload_us(end - placement.synced_end[1], placement.synced_end[1] == 0)
               : predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
   }
   if (io.consumes == FrontierRepresentation::Bitmap && placement.bitmap_level != state.level) {
     us += predict(to_bitmap_model_, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
   }
   return us;
+}
+
+double Executor::predict_upload_us(VertexId vertices, bool first) const {
+  return predict(to_device_model_, to_device_features(vertices, first)) * correction_at(upload_slot(), vertices, first);
 }
 
 Executor::Choice Executor::choose(const strategies::FrontierState& state, const Placement& placement) const {
@@ -272,7 +367,8 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     strategies::Strategy* s = strategies_[i].get();
     const Resolved& model = strategy_models_[i];
     if (model.fit == nullptr || !s->applicable(state)) continue;
-    const double level_us = model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us;
+    const double level_us = (model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us) *
+                            correction(s, state.frontier_edges, false);
     const double conversion_us = predict_conversion_us(*s, state, placement, end);
     candidates[count++] = {s, level_us, conversion_us, 0, 0.0, 0.0};
     if (!device_driven(s)) best_single = std::min(best_single, level_us + conversion_us);
@@ -390,6 +486,7 @@ std::vector<LevelShape> Executor::sample_levels(VertexId source) {
   execute_levels(source, sample);
   std::vector<LevelShape> shape;
   for (const auto& l : sample.levels) shape.push_back({l.frontier_vertices, l.frontier_edges});
+  add_pull_profile(buffers_.graph(), sample.distances, shape);
   return shape;
 }
 
@@ -434,11 +531,22 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.predicted_us = choice.predicted_us;
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (const Resolved& model = model_of(&strategy); model.fit != nullptr) {
-      record.predicted_us = model.predict(features) + models_->level_overhead_us;
+      record.predicted_us = (model.predict(features) + models_->level_overhead_us) *
+                            correction(&strategy, state.frontier_edges, false);
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
     const auto convert_start = std::chrono::steady_clock::now();
-    convert(strategy, placement, level, begin, end);
+    const VertexId device_end = placement.synced(Location::Device);
+    if (move_for(strategy, placement, begin, end) && placement.location == Location::Device) {
+      // As a plan pays it: host time, the copy and the scatter left in flight.
+      const double upload_us = microseconds_since(convert_start);
+      if (samples_ != nullptr) {
+        samples_->push_back({kToDevice, to_device_features(end - device_end, device_end == 0), upload_us});
+      }
+      observe_at(upload_slot(), end - device_end, device_end == 0, predict_upload_us(end - device_end, device_end == 0),
+                 upload_us);
+    }
+    bitmap_for(strategy, placement, level, begin, end);
     record.conversion_us = microseconds_since(convert_start);
 
     const auto level_start = std::chrono::steady_clock::now();
@@ -456,6 +564,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.time_us = wall_us;
       record.device_us = outcome.device_us;
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, wall_us});
+      observe(&strategy, state.frontier_edges, false, record.predicted_us, wall_us);
       result.levels.push_back(std::move(record));
     } else {
       // A device-driven run: one record per level advanced, timed by the device's clock; the
@@ -485,12 +594,15 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         const strategies::CostFeatures continued_features =
             strategy.cost_features(continued_state(next.level, d, next_begin, expanded), stats_);
         expanded += d.frontier_edges;
-        next.predicted_us = predict(model_of(&strategy), continued_features);
+        next.predicted_us =
+            predict(model_of(&strategy), continued_features) * correction(&strategy, d.frontier_edges, true);
+        observe(&strategy, d.frontier_edges, true, next.predicted_us, us);
         if (samples_ != nullptr) samples_->push_back({strategy.name(), continued_features, us});
         result.levels.push_back(std::move(next));
       }
       LevelRecord& first = result.levels[result.levels.size() - static_cast<std::size_t>(outcome.levels_advanced)];
       first.time_us = std::max(0.0, wall_us - later_us);
+      observe(&strategy, state.frontier_edges, false, first.predicted_us, first.time_us);
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, first.time_us});
       if (outcome.stop_reason != nullptr) result.levels.back().reason += std::string("; handed over: ") + outcome.stop_reason;
     }
@@ -522,6 +634,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   buffers_.collect(end, placement.location == Location::Device ? placement.synced_end[0] : end, result.distances,
                    result.parents);
   result.result_ms = microseconds_since(collect_start) / 1000.0;
+  learn_corrections();
 }
 
 double Executor::last_level_overhead_us() const { return quantile(level_overheads_, 0.5); }

@@ -10,6 +10,8 @@
 #include "planner/cost_model.hpp"
 #include "strategies/strategy.hpp"
 
+#include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -42,7 +44,8 @@ class Executor {
   void collect_samples(std::vector<CostSample>* sink) { samples_ = sink; }
 
   void execute(VertexId source, BfsResult& result);
-  /// Frontier sizes per level of one BFS from source, run level by level whatever the flags.
+  /// Frontier sizes per level of one BFS from source, run level by level whatever the flags,
+  /// with what a bottom-up step would scan at each level (add_pull_profile).
   std::vector<LevelShape> sample_levels(VertexId source);
   std::vector<std::string> strategy_names() const;
   const GraphStats& stats() const noexcept { return stats_; }
@@ -97,6 +100,8 @@ class Executor {
   // Predicted conversion before s runs at state (0 if none is needed or no model exists).
   double predict_conversion_us(const strategies::Strategy& s, const strategies::FrontierState& state,
                                const Placement& placement, VertexId end) const;
+  // Predicted upload of `vertices` visits to the device (first: the BFS's first upload).
+  double predict_upload_us(VertexId vertices, bool first) const;
   // Moves the state to where s consumes it and builds the bitmap it needs: both steps, which
   // return whether they had anything to do (async on the stream; move_to_host synchronizes).
   void convert(const strategies::Strategy& s, Placement& placement, int level, VertexId begin, VertexId end);
@@ -115,6 +120,11 @@ class Executor {
                                            const Placement& placement) const;
   // The sampled profile's levels as frontier states (unvisited counts from the profile's prefix).
   std::vector<strategies::FrontierState> profile_states() const;
+  // Features from the sampled BFS's level profile_level (bottom-up scans); past the profile
+  // they stay unknown (-1).
+  void add_profile_features(strategies::FrontierState& state, std::size_t profile_level) const;
+  // The sampled level that had discovered `visited` vertices (the last one if none had).
+  std::size_t matching_profile_level(VertexId visited) const;
   void prepare_lookahead();
   void execute_levels(VertexId source, BfsResult& result);
   void execute_exhaustive(VertexId source, BfsResult& result);
@@ -161,6 +171,41 @@ class Executor {
   std::vector<double> best_single_prefix_;
   std::vector<double> block_prefix_, dp_prefix_;
   std::vector<std::size_t> block_run_end_;
+  std::vector<VertexId> profile_visited_;  // by profile level: vertices discovered through it
+
+  // Online correction (PlanOptions::online_correction): log factors by slot and class (sizes
+  // by powers of 4, in two halves), with a per-slot fallback for each half not seen yet.
+  static constexpr int kSizeClasses = 12;
+  static constexpr int kClasses = 2 * kSizeClasses;
+  struct Correction {
+    std::array<double, kClasses + 2> log_factor{};  // + two fallbacks: single and carried levels
+    std::array<double, kClasses + 2> factor{};
+    std::array<bool, kClasses + 2> known{};
+  };
+  struct Observation {
+    std::uint16_t slot;
+    std::uint16_t cls;
+    float log_ratio;  // log(measured / uncorrected prediction)
+  };
+  // Slots: one per strategy (size = frontier arcs; upper half = levels a device-driven run
+  // carried), then the upload to the device (size = vertices moved; upper half = the BFS's
+  // first upload, which costs 20-230 us more after an idle GPU).
+  static int size_class(EdgeOffset size, bool upper);
+  std::size_t correction_slot(const strategies::Strategy* s) const;
+  std::size_t upload_slot() const { return strategies_.size(); }
+  double correction_at(std::size_t slot, EdgeOffset size, bool upper) const;
+  double correction(const strategies::Strategy* s, EdgeOffset frontier_edges, bool carried) const {
+    return correction_at(correction_slot(s), frontier_edges, carried);
+  }
+  void observe_at(std::size_t slot, EdgeOffset size, bool upper, double corrected_us, double measured_us);
+  void observe(const strategies::Strategy* s, EdgeOffset frontier_edges, bool carried, double corrected_us,
+               double measured_us) {
+    observe_at(correction_slot(s), frontier_edges, carried, corrected_us, measured_us);
+  }
+  void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
+  std::vector<Correction> corrections_;  // parallel to strategies_
+  std::vector<Observation> observations_;
+  std::vector<float> learn_scratch_;
 };
 
 }  // namespace abfs::detail

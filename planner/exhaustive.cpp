@@ -74,7 +74,7 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
     LevelTrials here;
     here.frontier_vertices = state.frontier_vertices;
     here.frontier_edges = frontier_edges;
-    here.to_device_predicted = predict(to_device_model_, to_device_features(state.frontier_vertices));
+    here.to_device_predicted = predict(to_device_model_, to_device_features(state.frontier_vertices, placement.synced(Location::Device) == 0));
     here.to_host_predicted = predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
     here.to_bitmap_predicted = predict(to_bitmap_model_, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
     synchronize();
@@ -98,7 +98,7 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
         const bool to_device = placement.location == Location::Device;
         (to_device ? here.to_device_us : here.to_host_us) = us;
         if (samples_ != nullptr) {
-          samples_->push_back(to_device ? CostSample{kToDevice, to_device_features(end - device_end), us}
+          samples_->push_back(to_device ? CostSample{kToDevice, to_device_features(end - device_end, device_end == 0), us}
                                         : CostSample{kToHost, to_host_features(buffers_.visited_words, end - begin), us});
         }
       }

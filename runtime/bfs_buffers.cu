@@ -93,6 +93,7 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
   int device = 0;
   ABFS_CUDA_CHECK(cudaGetDevice(&device));
   ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&l2_cache_bytes, cudaDevAttrL2CacheSize, device));
 
   auto upload = [&](const Csr& csr, DeviceGraph& to) {
     to.row_offsets = DeviceBuffer<EdgeOffset>(n + 1);

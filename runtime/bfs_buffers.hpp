@@ -154,6 +154,7 @@ class BfsBuffers {
   DeviceBuffer<DeviceLevelRecord> d_level_log;
   PinnedBuffer<DeviceLevelRecord> h_level_log;
   int multiprocessors = 0;
+  int l2_cache_bytes = 0;  ///< the device's L2 (cost features: what misses it)
 
  private:
   Graph graph_;

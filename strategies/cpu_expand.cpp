@@ -7,7 +7,7 @@
 //
 // Wins on the first and last levels, tiny frontiers and small graphs, where a GPU level's launch
 // and host round trip (~15-30 us) dominate. Cost features: vertices and edges scanned, with the
-// share of those edges expected to miss the host's last-level cache.
+// share of those edges expected to miss the host's caches.
 // @see Harish & Narayanan, HiPC 2007 (the level-synchronous formulation); Beamer et al., SC 2012.
 
 #include "strategies/strategy.hpp"
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 
 namespace abfs::strategies {
@@ -34,19 +35,14 @@ struct CpuExpandConfig {
   int chunk = 64;
 };
 
-/// The host's last-level cache in bytes (glibc's sysconf, else sysfs), 32 MiB when neither
-/// says.
-double host_last_level_cache_bytes() {
-  for (int name : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE}) {
-    const long bytes = sysconf(name);
-    if (bytes > 0) return static_cast<double>(bytes);
-  }
-  for (const char* path : {"/sys/devices/system/cpu/cpu0/cache/index3/size", "/sys/devices/system/cpu/cpu0/cache/index2/size"}) {
-    std::ifstream in(path);
-    long kib = 0;
-    if (in >> kib && kib > 0) return static_cast<double>(kib) * 1024.0;  // "32768K"
-  }
-  return 32.0 * 1024 * 1024;
+/// One core's L2 cache in bytes (glibc's sysconf, else sysfs), 2 MiB when neither says.
+double host_core_cache_bytes() {
+  const long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (bytes > 0) return static_cast<double>(bytes);
+  std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index2/size");
+  long kib = 0;
+  if (in >> kib && kib > 0) return static_cast<double>(kib) * 1024.0;  // "2048K"
+  return 2.0 * 1024 * 1024;
 }
 
 class CpuExpand final : public Strategy {
@@ -58,12 +54,14 @@ class CpuExpand final : public Strategy {
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
     // Two paths with different fixed costs (serial, or an OpenMP team) and per-arc rates. An
-    // arc costs a few ns while the graph and the visit state fit in the host's last-level
-    // cache, and a DRAM miss or more (~50 ns measured on uniform:1048576:8, H100 host,
-    // 2026-11-22) beyond: the *_dram_edges features carry the share of arcs expected to miss.
+    // arc costs a few ns while the graph and the visit state stay in the core's caches and ~40 ns
+    // (a DRAM miss, barely overlapped) when they are far larger: uniform:1048576:8 (55 MB) and
+    // uniform:2097152:8 took 42-45 ns per serial arc even in all-host BFSs, warm, although the
+    // host reports a 300 MB L3 (H100 host, a 16-core VM slice, 2026-11-22). The *_dram_edges
+    // features carry the share of arcs expected to miss (miss_share).
     const bool serial = state.frontier_edges < config_.serial_max_edges;
     const auto edges = static_cast<double>(state.frontier_edges);
-    const double miss = dram_share(stats);
+    const double miss = miss_share(stats);
     CostFeatures f;
     f.add("serial_level", serial ? 1.0 : 0.0);
     f.add("parallel_level", serial ? 0.0 : 1.0);
@@ -77,7 +75,7 @@ class CpuExpand final : public Strategy {
 
   void prepare(detail::BfsBuffers&) override {
     threads_ = std::max(1, omp_get_max_threads());
-    cache_bytes_ = host_last_level_cache_bytes();
+    cache_bytes_ = host_core_cache_bytes();
     private_queues_.assign(static_cast<std::size_t>(threads_) * config_.private_queue_capacity, 0);
   }
   LevelOutcome run(LevelContext& context) override {
@@ -158,17 +156,20 @@ class CpuExpand final : public Strategy {
     return out;
   }
 
-  // 1 - (last-level cache / bytes a level touches at random): the CSR, distances, parents,
-  // the visit order and the visited bitmap; 0 when they fit.
-  double dram_share(const GraphStats& stats) const {
+  // Share of a level's random accesses expected to miss the caches, from the bytes the BFS
+  // touches at random (the CSR, distances, parents, the visit order, the visited bitmap): 0 up
+  // to the core's L2, 1 from 128 times that (256 MiB for a 2 MiB L2), log-linear between. The
+  // reported last-level cache is no guide on a shared host (see cost_features).
+  double miss_share(const GraphStats& stats) const {
     const auto n = static_cast<double>(stats.num_vertices);
     const double bytes = (n + 1) * sizeof(EdgeOffset) + static_cast<double>(stats.num_edges) * sizeof(VertexId) +
                          n * (sizeof(std::int32_t) + 2 * sizeof(VertexId)) + n / 8;
-    return bytes > cache_bytes_ ? 1.0 - cache_bytes_ / bytes : 0.0;
+    if (bytes <= cache_bytes_) return 0.0;
+    return std::min(1.0, std::log2(bytes / cache_bytes_) / 7.0);
   }
 
   CpuExpandConfig config_;
-  double cache_bytes_ = 32.0 * 1024 * 1024;
+  double cache_bytes_ = 2.0 * 1024 * 1024;
   int threads_ = 1;
   std::vector<VertexId> private_queues_;
 };

@@ -264,7 +264,7 @@ class DynamicParallel final : public Strategy {
   FrontierIo frontier_io() const override {
     return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
   }
-  CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
+  CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
     // A run pays one host launch and synchronization; each level is carried by the one-block
     // loop (barriers, one SM) or by a tail-launched grid kernel, as the device decides.
     const bool grid = state.continues_run ? state.grid_level : !fits(state.frontier_vertices, state.frontier_edges);
@@ -278,10 +278,12 @@ class DynamicParallel final : public Strategy {
     f.add("grid_level", grid ? 1.0 : 0.0);
     f.add("grid_vertices", grid ? vertices : 0.0);
     f.add("grid_edges", grid ? edges : 0.0);
+    f.add("grid_dram_edges", grid ? edges * device_miss_share(stats, l2_bytes_) : 0.0);
     return f;
   }
 
   void prepare(detail::BfsBuffers& buffers) override {
+    l2_bytes_ = buffers.l2_cache_bytes;
     // Device-side launches get the default 48 KiB of shared memory (static + dynamic): the
     // visited bitmap goes to shared memory only if it fits in that beside the queues.
     constexpr std::size_t kDefaultShared = 48 * 1024;
@@ -328,6 +330,7 @@ class DynamicParallel final : public Strategy {
   DynamicParallelConfig config_;
   std::size_t block_shared_bytes_ = 0;
   unsigned int shared_visited_words_ = 0;
+  double l2_bytes_ = 0.0;
   detail::Event start_;
   detail::Event stop_;
 };

@@ -15,8 +15,8 @@
 // Wins on the huge middle levels of low-diameter graphs, where a top-down level would check most
 // arcs against already visited vertices. Consumes the frontier as a device bitmap (the executor
 // converts a queue with BfsBuffers::queue_to_bitmap) and produces both bitmap and queue.
-// Cost features: 1 launch + 1 host round trip, |V| bitmap words read, the unvisited vertices and
-// (at most) their in-arcs scanned, |V| / 256 atomics.
+// Cost features: 1 launch + 1 host round trip, |V| bitmap words read, the unvisited vertices, the
+// in-arcs they scan and the longest scan (from the plan's sampled BFS).
 // @see Deng, Wang, Mu, "Taming irregular EDA applications on GPUs", ICCAD 2009 (BFS as SpMV);
 //      Beamer, Asanovic, Patterson, "Direction-optimizing breadth-first search", SC 2012.
 
@@ -26,6 +26,7 @@
 #include <cub/warp/warp_scan.cuh>
 
 #include <algorithm>
+#include <cmath>
 
 namespace abfs::strategies {
 namespace {
@@ -154,26 +155,34 @@ class GatherPull final : public Strategy {
     return {FrontierRepresentation::Bitmap, Location::Device, FrontierRepresentation::Bitmap, Location::Device};
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
-    // One launch and synchronization; a pass over every vertex's visited bit; each unvisited
-    // vertex scans its in-arcs until it finds a parent in the frontier. The scan is bounded by
-    // the unexplored arcs m_u; when the frontier's arcs hit each unvisited vertex's list with
-    // probability p ~ frontier_edges / (|V| * mean in-degree), a vertex stops after ~1/p arcs,
-    // so the expected scan is ~ m_u * min(1, |V| / frontier_edges). Unreachable vertices never
-    // stop early: the fit weighs the bound and the expectation.
+    // One launch and synchronization; a pass over every vertex's visited bit; the in-arcs the
+    // unvisited vertices scan, each up to its first in-neighbour in the frontier; and the
+    // critical path of the warp that owns the longest scan (a lane walks a short list alone,
+    // the warp walks a long one 32 arcs a step): unreachable in-hubs are scanned in full at
+    // every level (uk-2007-05@100000 level 4: 645 us against 45 predicted by expected early
+    // exits, H100, 2026-11-22). Both scan counts come from the plan's sampled BFS
+    // (add_pull_profile); without one, the scan is estimated as when the frontier's arcs hit
+    // each in-list at random, ~ m_u * min(1, |V| / frontier arcs), and the longest scan as 0.
     const auto edges = static_cast<double>(state.frontier_edges);
     const auto unexplored = static_cast<double>(state.unexplored_edges);
     const auto n = static_cast<double>(stats.num_vertices);
+    const double scanned = state.pull_scanned_edges >= 0.0 ? state.pull_scanned_edges
+                                                          : (edges > 0.0 ? unexplored * std::min(1.0, n / edges) : unexplored);
+    const double longest = std::max(0.0, state.pull_longest_scan);
+    const auto warp = static_cast<double>(kWarpScanDegree);
     CostFeatures f;
     f.add("run", 1.0);
     f.add("vertices", n);
     f.add("unvisited_vertices", state.unvisited_vertices);
-    f.add("unexplored_edges", unexplored);
-    f.add("expected_scanned_edges", edges > 0.0 ? unexplored * std::min(1.0, n / edges) : unexplored);
+    f.add("scanned_edges", scanned);
+    f.add("dram_scanned_edges", scanned * device_miss_share(stats, l2_bytes_));
+    f.add("longest_scan_steps", longest <= warp ? longest : std::max(warp, std::ceil(longest / warp)));
     return f;
   }
 
 
   void prepare(detail::BfsBuffers& buffers) override {
+    l2_bytes_ = buffers.l2_cache_bytes;
     const auto words = static_cast<unsigned int>(std::max<std::size_t>(1, buffers.visited_words));
     const unsigned int needed = (words + kWarps - 1) / kWarps;
     blocks_ = std::max(1u, std::min(needed, config_.blocks_per_sm * static_cast<unsigned int>(buffers.multiprocessors)));
@@ -202,6 +211,7 @@ class GatherPull final : public Strategy {
 
  private:
   GatherPullConfig config_;
+  double l2_bytes_ = 0.0;
   unsigned int blocks_ = 1;
   detail::Event start_;
   detail::Event stop_;

@@ -171,18 +171,22 @@ class PrivatizedQueue final : public Strategy {
   FrontierIo frontier_io() const override {
     return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
   }
-  CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
+  CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
     // Three launches (degree scan, expansion) and one copy-back and synchronization, then the
-    // frontier's vertices (scan, binary search) and arcs (gathers, visited claims).
+    // frontier's vertices (scan, binary search) and arcs (gathers, visited claims), the arcs
+    // again at the share expected to miss the L2.
+    const auto edges = static_cast<double>(state.frontier_edges);
     CostFeatures f;
     f.add("run", 1.0);
     f.add("frontier_vertices", state.frontier_vertices);
-    f.add("frontier_edges", static_cast<double>(state.frontier_edges));
+    f.add("frontier_edges", edges);
+    f.add("dram_edges", edges * device_miss_share(stats, l2_bytes_));
     return f;
   }
 
 
   void prepare(detail::BfsBuffers& buffers) override {
+    l2_bytes_ = buffers.l2_cache_bytes;
     const VertexId n = buffers.num_vertices();
     d_scan_ = detail::DeviceBuffer<EdgeOffset>(std::max<VertexId>(n, 1));
     // Temporary storage for the largest possible frontier (|V|); CUB's need grows with size.
@@ -239,6 +243,7 @@ class PrivatizedQueue final : public Strategy {
   std::size_t scan_temp_bytes_ = 0;
   std::size_t shared_bytes_ = 0;
   unsigned int max_blocks_ = 1;
+  double l2_bytes_ = 0.0;
   detail::Event start_;
   detail::Event stop_;
 };

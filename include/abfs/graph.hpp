@@ -120,7 +120,20 @@ Graph open_graph(const std::string& spec, const LoadOptions& options = {},
 struct LevelShape {
   VertexId frontier_vertices = 0;
   EdgeOffset frontier_edges = 0;  ///< arcs out of the frontier
+  /// What a bottom-up (pull) step at this level would scan (add_pull_profile): in-arcs over all
+  /// unvisited vertices, each up to its first in-neighbour in the frontier or in full, and the
+  /// longest single such scan (the critical path of a warp that owns it).
+  EdgeOffset pull_scanned_edges = 0;
+  EdgeOffset pull_longest_scan = 0;
 };
+
+/// Fills pull_scanned_edges and pull_longest_scan of levels[0, levels.size()) from a BFS's
+/// distances (|V| entries, -1 = unreached), exactly and in O(|V| + |E|): an in-neighbour u of v
+/// has distance >= dist(v) - 1, so at level L an unvisited v scans its whole in-list unless
+/// dist(v) = L + 1, when it stops at its first in-neighbour at distance L.
+/// @throws InvalidArgument if distances has the wrong size.
+void add_pull_profile(const Graph& graph, const std::vector<std::int32_t>& distances,
+                      std::vector<LevelShape>& levels);
 
 /// Cheap whole-graph statistics, and (filled by plan_bfs) the level structure of one BFS.
 struct GraphStats {

@@ -88,6 +88,13 @@ struct PlanOptions {
   bool use_gpu = true;
   /// CUDA device ordinal.
   int device = 0;
+  /// Cost-model decisions correct each prediction by what this plan measured so far: after
+  /// every BFS, per strategy and frontier size class (arcs by powers of 4; levels a
+  /// device-driven run carried apart), the median ratio of measured to predicted time is folded
+  /// into a factor (halfway each BFS, within 1/8..8). Systematic errors of the calibrated
+  /// models on this graph (branchy host levels, DRAM-bound device levels) fade after a BFS or
+  /// two. false: the calibrated models alone.
+  bool online_correction = true;
 };
 
 /// A reusable BFS plan for one graph. Move-only. Not thread-safe: one execute at a time.

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 TEST_CASE("reference BFS on the lecture's 9-vertex graph gives the lecture's levels") {
   const abfs::Graph g = abfs::test::lecture_graph();
   const auto from0 = abfs::reference_bfs(g, 0);
@@ -87,4 +89,64 @@ TEST_CASE("reference BFS and the validator agree on every real graph (skipped wi
       CHECK(r.ok);
     }
   }
+}
+
+namespace {
+
+// What a bottom-up step at each level scans, by simulating it: every vertex not yet visited
+// walks its in-list until it meets the level's frontier.
+std::vector<abfs::LevelShape> simulated_pull_profile(const abfs::Graph& g, const std::vector<std::int32_t>& dist) {
+  const std::int32_t depth = *std::max_element(dist.begin(), dist.end()) + 1;
+  std::vector<abfs::LevelShape> levels(static_cast<std::size_t>(depth));
+  const abfs::Csr& in = g.reverse_csr();
+  for (std::int32_t level = 0; level < depth; ++level) {
+    abfs::LevelShape& shape = levels[static_cast<std::size_t>(level)];
+    for (abfs::VertexId v = 0; v < g.num_vertices(); ++v) {
+      if (dist[v] >= 0 && dist[v] <= level) continue;  // visited
+      abfs::EdgeOffset scanned = 0;
+      for (abfs::EdgeOffset e = in.row_offsets[v]; e < in.row_offsets[v + 1]; ++e) {
+        ++scanned;
+        if (dist[in.column_indices[e]] == level) break;
+      }
+      shape.pull_scanned_edges += scanned;
+      shape.pull_longest_scan = std::max(shape.pull_longest_scan, scanned);
+    }
+  }
+  return levels;
+}
+
+}  // namespace
+
+TEST_CASE("add_pull_profile counts what a bottom-up step scans at each level") {
+  // 0 -> 1 -> 8 -> 3; vertex 3 is also the in-hub of 2, 4, 5 and 6, which are unreachable.
+  const abfs::Graph hub = abfs::test::make_graph(9, {{0, 1}, {1, 8}, {8, 3}, {2, 3}, {4, 3}, {5, 3}, {6, 3}}, true);
+  const auto tree = abfs::reference_bfs(hub, 0);
+  std::vector<abfs::LevelShape> levels(4);
+  abfs::add_pull_profile(hub, tree.distances, levels);
+  // Level 0: 1 stops at once, 8 scans {1}, 3 scans all 5 in-arcs {2, 4, 5, 6, 8}.
+  CHECK(levels[0].pull_scanned_edges == 1 + 1 + 5);
+  CHECK(levels[0].pull_longest_scan == 5);
+  CHECK(levels[1].pull_scanned_edges == 1 + 5);
+  // Level 2: 3 is found through 8, its last in-arc (in-lists are sorted by source).
+  CHECK(levels[2].pull_scanned_edges == 5);
+  CHECK(levels[2].pull_longest_scan == 5);
+  CHECK(levels[3].pull_scanned_edges == 0);
+  CHECK(levels[3].pull_longest_scan == 0);
+
+  for (const abfs::Graph& g : {abfs::generate_kronecker(10, 16, 3), abfs::generate_uniform(3000, 3, 5),
+                               abfs::test::lecture_graph()}) {
+    for (abfs::VertexId s : abfs::test::sample_sources(g, 3)) {
+      const auto t = abfs::reference_bfs(g, s);
+      const auto expected = simulated_pull_profile(g, t.distances);
+      std::vector<abfs::LevelShape> got(expected.size());
+      abfs::add_pull_profile(g, t.distances, got);
+      for (std::size_t level = 0; level < expected.size(); ++level) {
+        INFO(g.name() << " source " << s << " level " << level);
+        CHECK(got[level].pull_scanned_edges == expected[level].pull_scanned_edges);
+        CHECK(got[level].pull_longest_scan == expected[level].pull_longest_scan);
+      }
+    }
+  }
+  std::vector<abfs::LevelShape> wrong(1);
+  CHECK_THROWS_AS(abfs::add_pull_profile(hub, std::vector<std::int32_t>(3, 0), wrong), abfs::InvalidArgument);
 }

@@ -4,9 +4,14 @@
 #include <abfs/error.hpp>
 #include <abfs/plan.hpp>
 
+#include "planner/cost_model.hpp"
+#include "planner/executor.hpp"
 #include "support.hpp"
 
 #include <doctest/doctest.h>
+
+#include <cmath>
+#include <memory>
 
 namespace {
 
@@ -98,4 +103,52 @@ TEST_CASE("an Exhaustive plan on the host gives a valid result and an oracle no 
   }
   CHECK(r.oracle_ms > 0.0);
   CHECK(r.oracle_ms == doctest::Approx(sum_us / 1000.0));  // the chain is the levels' measured times
+}
+
+namespace {
+
+// Median over a BFS's levels of |log(measured / predicted)|.
+double median_log_error(const abfs::BfsResult& r) {
+  std::vector<double> errors;
+  for (const auto& l : r.levels) {
+    if (l.predicted_us > 0.0 && l.time_us > 0.0) errors.push_back(std::abs(std::log(l.time_us / l.predicted_us)));
+  }
+  REQUIRE(!errors.empty());
+  return abfs::detail::quantile(errors, 0.5);
+}
+
+}  // namespace
+
+TEST_CASE("online correction learns a model's systematic error from the BFSs a plan ran") {
+  // A cpu_expand model that predicts ~1/100 of any real level (10 ns a level, no cost per arc).
+  const abfs::Graph g = abfs::generate_grid(64, 64);
+  auto models = std::make_shared<abfs::detail::ModelSet>();
+  abfs::strategies::FrontierState probe;
+  const auto features = abfs::strategies::make_cpu_expand()->cost_features(probe, abfs::compute_stats(g));
+  abfs::CostModelFit& fit = models->models["cpu_expand"];
+  for (int i = 0; i < features.size; ++i) {
+    fit.features.emplace_back(features.names[static_cast<std::size_t>(i)]);
+    fit.coefficients.push_back(i < 2 ? 0.01 : 0.0);  // serial_level, parallel_level
+  }
+  for (const bool online : {true, false}) {
+    abfs::PlanOptions options = host_only();
+    options.online_correction = online;
+    abfs::detail::Executor executor(g, options, false);
+    executor.set_models(models, "test");
+    abfs::BfsResult first, second, third;
+    executor.execute(0, first);
+    executor.execute(100, second);
+    executor.execute(200, third);
+    abfs::test::check_bfs(g, 200, third);
+    const double before = median_log_error(first);
+    const double after = median_log_error(third);
+    INFO("online " << online << ": median |log(measured / predicted)| " << before << " then " << after);
+    CHECK(before > 2.0);  // off by more than 7x
+    if (online) {
+      // Each BFS folds in at most a factor of 8 (and half the remaining error after that).
+      CHECK(after < before - 1.5);
+    } else {
+      CHECK(after > before - 0.7);
+    }
+  }
 }
