@@ -50,14 +50,16 @@ struct DecisionCandidate {
   strategies::Strategy* strategy = nullptr;
   double level_us = 0.0;       ///< predicted time of this level (executor overhead included)
   double conversion_us = 0.0;  ///< predicted conversion of the frontier to what it consumes
-  /// Device-driven runs: the levels after this one that the run is expected to carry, their
-  /// predicted time in the run, and the cheapest single-level strategies' time for them.
+  /// Device-driven runs: the levels after this one that the run is expected to carry and their
+  /// predicted time in the run.
   std::size_t carried_levels = 0;
   double carried_us = 0.0;
-  double alternative_us = 0.0;
-  /// What the decision compares: this level's cost, conversion included, plus what carrying
-  /// the following levels saves or loses against running them one by one.
-  double score() const { return level_us + conversion_us + carried_us - alternative_us; }
+  /// The cheapest way to finish the BFS from where this candidate leaves the frontier (the
+  /// sampled profile's cost to go, conversions included).
+  double future_us = 0.0;
+  /// What the decision compares: this level's cost, conversion included, the levels it
+  /// carries, and the cost to go after it (a Bellman lookahead over the sampled profile).
+  double score() const { return level_us + conversion_us + carried_us + future_us; }
 };
 
 /// Orders candidates cheapest first by score() (stable: registry order breaks ties).

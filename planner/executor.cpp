@@ -121,15 +121,18 @@ void Executor::observe_at(std::size_t slot, EdgeOffset size, bool upper, double 
   if (!options_.online_correction || slot >= corrections_.size() || corrected_us <= 0.0 || measured_us <= 0.0) return;
   const double uncorrected = corrected_us / correction_at(slot, size, upper);
   observations_.push_back({static_cast<std::uint16_t>(slot), static_cast<std::uint16_t>(size_class(size, upper)),
-                           static_cast<float>(std::log(measured_us / uncorrected))});
+                           static_cast<float>(measured_us), static_cast<float>(uncorrected)});
 }
 
 void Executor::learn_corrections() {
   if (observations_.empty()) return;
+  // Ratio of sums, not a median of ratios: the decisions add levels up, and a few slow levels
+  // of a class (the first of a BFS) weigh in a total as they do in the BFS.
   constexpr double kLimit = 2.0794415416798357;  // log(8)
-  auto fold = [&](Correction& c, std::size_t k, std::vector<float>& ratios) {
-    const double median = quantile(std::vector<double>(ratios.begin(), ratios.end()), 0.5);
-    c.log_factor[k] = std::clamp(c.known[k] ? 0.5 * (c.log_factor[k] + median) : median, -kLimit, kLimit);
+  auto fold = [&](Correction& c, std::size_t k, double measured, double predicted) {
+    if (measured <= 0.0 || predicted <= 0.0) return;
+    const double ratio = std::log(measured / predicted);
+    c.log_factor[k] = std::clamp(c.known[k] ? 0.5 * (c.log_factor[k] + ratio) : ratio, -kLimit, kLimit);
     c.factor[k] = std::exp(c.log_factor[k]);
     c.known[k] = true;
   };
@@ -139,20 +142,20 @@ void Executor::learn_corrections() {
   for (std::size_t at = 0; at < observations_.size();) {
     const std::uint16_t slot = observations_[at].slot;
     Correction& c = corrections_[slot];
-    std::array<std::vector<float>, 2> halves;  // for the fallbacks of the lower and upper half
+    std::array<double, 2> half_measured{}, half_predicted{};  // for the fallbacks of each half
     while (at < observations_.size() && observations_[at].slot == slot) {
       const std::uint16_t cls = observations_[at].cls;
-      learn_scratch_.clear();
+      double measured = 0.0, predicted = 0.0;
       for (; at < observations_.size() && observations_[at].slot == slot && observations_[at].cls == cls; ++at) {
-        learn_scratch_.push_back(observations_[at].log_ratio);
+        measured += observations_[at].measured_us;
+        predicted += observations_[at].predicted_us;
       }
-      auto& half = halves[cls >= kSizeClasses ? 1 : 0];
-      half.insert(half.end(), learn_scratch_.begin(), learn_scratch_.end());
-      fold(c, cls, learn_scratch_);
+      const std::size_t half = cls >= kSizeClasses ? 1 : 0;
+      half_measured[half] += measured;
+      half_predicted[half] += predicted;
+      fold(c, cls, measured, predicted);
     }
-    for (std::size_t h = 0; h < 2; ++h) {
-      if (!halves[h].empty()) fold(c, kClasses + h, halves[h]);
-    }
+    for (std::size_t h = 0; h < 2; ++h) fold(c, kClasses + h, half_measured[h], half_predicted[h]);
   }
   observations_.clear();
   prepare_lookahead();
@@ -226,29 +229,51 @@ strategies::FrontierState Executor::continued_state(int level, const DeviceLevel
   return state;
 }
 
+Executor::Place Executor::place_of(const Placement& placement, int level) {
+  if (placement.location == Location::Host) return placement.synced_end[1] == 0 ? Place::HostFresh : Place::Host;
+  return placement.bitmap_level == level ? Place::DeviceBitmap : Place::DeviceQueue;
+}
+
+Executor::Place Executor::place_after(const strategies::Strategy& s, Place from) {
+  const strategies::FrontierIo io = s.frontier_io();
+  if (io.produces_at == Location::Host) return from == Place::HostFresh ? Place::HostFresh : Place::Host;
+  return io.produces == FrontierRepresentation::Bitmap ? Place::DeviceBitmap : Place::DeviceQueue;
+}
+
+double Executor::profile_conversion_us(const strategies::Strategy& s, Place from,
+                                       const strategies::FrontierState& state) const {
+  const strategies::FrontierIo io = s.frontier_io();
+  const bool on_host = from == Place::HostFresh || from == Place::Host;
+  double us = 0.0;
+  if (io.consumes_at == Location::Host) {
+    if (!on_host) us += predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
+    return us;
+  }
+  // The upload moves the host's visits since the last sync: every vertex visited so far before
+  // the BFS used the device, else about the frontier.
+  if (on_host) {
+    const bool fresh = from == Place::HostFresh;
+    us += predict_upload_us(fresh ? stats_.num_vertices - state.unvisited_vertices : state.frontier_vertices, fresh);
+  }
+  if (io.consumes == FrontierRepresentation::Bitmap && from != Place::DeviceBitmap) {
+    us += predict(to_bitmap_model_, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
+  }
+  return us;
+}
+
 void Executor::prepare_lookahead() {
-  best_single_prefix_.clear();
+  value_.clear();
   block_prefix_.clear();
   dp_prefix_.clear();
   block_run_end_.clear();
   if (models_ == nullptr || stats_.sampled_levels.empty()) return;
   const std::vector<strategies::FrontierState> states = profile_states();
   const std::size_t levels = states.size();
-  best_single_prefix_.assign(levels + 1, 0.0);
   block_prefix_.assign(levels + 1, 0.0);
   dp_prefix_.assign(levels + 1, 0.0);
   block_run_end_.assign(levels + 1, levels);
   for (std::size_t i = 0; i < levels; ++i) {
     const strategies::FrontierState& state = states[i];
-    double best = std::numeric_limits<double>::infinity();
-    for (const auto& s : strategies_) {
-      const Resolved& model = model_of(s.get());
-      if (device_driven(s.get()) || !s->applicable(state) || model.fit == nullptr) continue;
-      best = std::min(best, (model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us) *
-                                correction(s.get(), state.frontier_edges, false));
-    }
-    if (!std::isfinite(best)) best = 0.0;
-    best_single_prefix_[i + 1] = best_single_prefix_[i] + best;
     strategies::FrontierState continued = state;
     continued.continues_run = true;
     const bool fits_block = block_strategy_ != nullptr && block_strategy_->applicable(state);
@@ -269,6 +294,44 @@ void Executor::prepare_lookahead() {
     const bool fits_block = block_strategy_ != nullptr && block_strategy_->applicable(states[i]);
     block_run_end_[i] = fits_block ? block_run_end_[i + 1] : i;
   }
+  // The cost to go, backwards over the profile (Bellman): the cheapest way to finish from each
+  // level and place, every applicable strategy with its conversion from there.
+  value_.assign(levels + 1, PlaceCosts{});
+  for (std::size_t i = levels; i-- > 0;) {
+    const strategies::FrontierState& state = states[i];
+    PlaceCosts& here = value_[i];
+    here.fill(std::numeric_limits<double>::infinity());
+    for (std::size_t k = 0; k < strategies_.size(); ++k) {
+      const strategies::Strategy& s = *strategies_[k];
+      const Resolved& model = strategy_models_[k];
+      if (model.fit == nullptr || !s.applicable(state)) continue;
+      const double level_us = (model.predict(s.cost_features(state, stats_)) + models_->level_overhead_us) *
+                              correction(&s, state.frontier_edges, false);
+      for (std::size_t p = 0; p < kPlaces; ++p) {
+        const auto from = static_cast<Place>(p);
+        const double after = future_us(s, from, i + 1, nullptr, nullptr);
+        here[p] = std::min(here[p], level_us + profile_conversion_us(s, from, state) + after);
+      }
+    }
+    for (double& v : here) {
+      if (!std::isfinite(v)) v = 0.0;
+    }
+  }
+}
+
+double Executor::future_us(const strategies::Strategy& s, Place from, std::size_t next, std::size_t* carried_levels,
+                           double* carried_us) const {
+  const std::size_t levels = value_.empty() ? 0 : value_.size() - 1;
+  if (next >= levels) return 0.0;
+  std::size_t stop = next;
+  if (&s == block_strategy_) stop = block_run_end_[next];
+  if (&s == dp_strategy_) stop = levels;
+  const double carried = &s == dp_strategy_ ? dp_prefix_[stop] - dp_prefix_[next]
+                                            : block_prefix_[stop] - block_prefix_[next];
+  if (carried_levels != nullptr) *carried_levels = stop - next;
+  if (carried_us != nullptr) *carried_us = stop > next ? carried : 0.0;
+  const Place after = place_after(s, from);
+  return (stop > next ? carried : 0.0) + value_[stop][static_cast<std::size_t>(after)];
 }
 
 strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_vertices, VertexId visited,
@@ -362,39 +425,28 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   using Candidate = DecisionCandidate;
   std::array<Candidate, 8> candidates{};
   std::size_t count = 0;
-  double best_single = std::numeric_limits<double>::infinity();
+  // The matching level of the sampled profile: what follows this level is priced from there.
+  const std::size_t next = matching_profile_level(stats_.num_vertices - state.unvisited_vertices) + 1;
+  const Place from = place_of(placement, state.level);
   for (std::size_t i = 0; i < strategies_.size() && count < candidates.size(); ++i) {
     strategies::Strategy* s = strategies_[i].get();
     const Resolved& model = strategy_models_[i];
     if (model.fit == nullptr || !s->applicable(state)) continue;
-    const double level_us = (model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us) *
-                            correction(s, state.frontier_edges, false);
-    const double conversion_us = predict_conversion_us(*s, state, placement, end);
-    candidates[count++] = {s, level_us, conversion_us, 0, 0.0, 0.0};
-    if (!device_driven(s)) best_single = std::min(best_single, level_us + conversion_us);
+    Candidate c{};
+    c.strategy = s;
+    c.level_us = (model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us) *
+                 correction(s, state.frontier_edges, false);
+    c.conversion_us = predict_conversion_us(*s, state, placement, end);
+    // A device-driven run carries the following levels too; every candidate is charged what
+    // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
+    const double after = future_us(*s, from, next, &c.carried_levels, &c.carried_us);
+    c.future_us = after - c.carried_us;
+    candidates[count++] = c;
   }
   if (count == 0) {
     Choice choice = choose_by_rule(state);
     choice.reason = "no cost model applies; " + choice.reason;
     return choice;
-  }
-  // A device-driven run started here carries the following small levels too: price it against
-  // the cheapest single-level strategies over the levels it is expected to carry (the sampled
-  // level structure), and compare the difference at this level.
-  const auto next = static_cast<std::size_t>(state.level) + 1;
-  const std::size_t profile_levels = stats_.sampled_levels.size();
-  if (std::isfinite(best_single) && next < profile_levels && !best_single_prefix_.empty()) {
-    for (std::size_t k = 0; k < count; ++k) {
-      Candidate& c = candidates[k];
-      if (!device_driven(c.strategy)) continue;
-      const bool block = c.strategy == block_strategy_;
-      const std::size_t stop = block ? block_run_end_[next] : profile_levels;
-      if (stop <= next) continue;
-      const std::vector<double>& prefix = block ? block_prefix_ : dp_prefix_;
-      c.carried_levels = stop - next;
-      c.carried_us = prefix[stop] - prefix[next];
-      c.alternative_us = best_single_prefix_[stop] - best_single_prefix_[next];
-    }
   }
   rank_candidates(candidates.data(), candidates.data() + count);
   Choice choice;
@@ -410,10 +462,10 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     choice.model_reason.us[k] = c.level_us + c.conversion_us;
     choice.model_reason.carried_levels[k] = c.carried_levels;
     choice.model_reason.carried_us[k] = c.carried_us;
-    choice.model_reason.alternative_us[k] = c.alternative_us;
+    choice.model_reason.future_us[k] = c.future_us;
   }
   if (count > 1) {
-    choice.runner_up = candidates[1].strategy->name();
+    choice.runner_up = candidates[1].strategy->name();  // static storage
     choice.runner_up_predicted_us = candidates[1].level_us + candidates[1].conversion_us;
   }
   return choice;
@@ -426,8 +478,11 @@ std::string Executor::format_reason(const ModelReason& why) {
     std::snprintf(text, sizeof text, "%s%s %.1f us", k == 0 ? "cheapest: " : " < ", why.name[k], why.us[k]);
     reason += text;
     if (why.carried_levels[k] > 0) {
-      std::snprintf(text, sizeof text, " (+%zu levels on the device %.1f us vs %.1f us)", why.carried_levels[k],
-                    why.carried_us[k], why.alternative_us[k]);
+      std::snprintf(text, sizeof text, " (+%zu levels on the device %.1f us)", why.carried_levels[k], why.carried_us[k]);
+      reason += text;
+    }
+    if (why.future_us[k] > 0.0) {
+      std::snprintf(text, sizeof text, " then %.1f us", why.future_us[k]);
       reason += text;
     }
   }
@@ -524,17 +579,22 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     record.strategy = strategy.name();
     record.reason = choice.reason;
     if (choice.deferred_reason) pending_reasons_.emplace_back(result.levels.size(), choice.model_reason);
-    record.runner_up = choice.runner_up;
+    if (choice.runner_up != nullptr) record.runner_up = choice.runner_up;
     record.runner_up_predicted_us = choice.runner_up_predicted_us;
-    const strategies::CostFeatures features = strategy.cost_features(state, stats_);
+    // The features again only where they are needed: samples, or a level no model priced.
+    const Resolved& model = model_of(&strategy);
+    const bool unpriced = !choice.priced && model.fit != nullptr;
+    strategies::CostFeatures features;
+    if (samples_ != nullptr || unpriced) features = strategy.cost_features(state, stats_);
     if (choice.priced) {
       record.predicted_us = choice.predicted_us;
       record.predicted_conversion_us = choice.predicted_conversion_us;
-    } else if (const Resolved& model = model_of(&strategy); model.fit != nullptr) {
+    } else if (unpriced) {
       record.predicted_us = (model.predict(features) + models_->level_overhead_us) *
                             correction(&strategy, state.frontier_edges, false);
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
+    // Three clock reads a level: before the conversion, before the run, after it.
     const auto convert_start = std::chrono::steady_clock::now();
     const VertexId device_end = placement.synced(Location::Device);
     if (move_for(strategy, placement, begin, end) && placement.location == Location::Device) {
@@ -547,15 +607,16 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
                  upload_us);
     }
     bitmap_for(strategy, placement, level, begin, end);
-    record.conversion_us = microseconds_since(convert_start);
-
     const auto level_start = std::chrono::steady_clock::now();
+    record.conversion_us = microseconds_between(convert_start, level_start);
+
     strategies::LevelContext context{buffers_, level, begin, end, frontier_edges};
     if (!schedule_.empty()) context.max_levels = 1;  // the next level runs the next scheduled strategy
     const strategies::LevelOutcome outcome = strategy.run(context);
-    const double run_us = microseconds_since(level_start);
-    const double wall_us = microseconds_since(level_clock) - record.conversion_us;
-    level_clock = std::chrono::steady_clock::now();
+    const auto level_stop = std::chrono::steady_clock::now();
+    const double run_us = microseconds_between(level_start, level_stop);
+    const double wall_us = microseconds_between(level_clock, level_stop) - record.conversion_us;
+    level_clock = level_stop;
     record.executor_us = wall_us - run_us;
     level_overheads_.push_back(record.executor_us);
 
@@ -658,7 +719,7 @@ std::vector<LevelRecord> Executor::predict_profile() const {
     record.strategy = choice.strategy->name();
     record.predicted_us = choice.predicted_us;
     record.predicted_conversion_us = choice.predicted_conversion_us;
-    record.runner_up = choice.runner_up;
+    if (choice.runner_up != nullptr) record.runner_up = choice.runner_up;
     record.runner_up_predicted_us = choice.runner_up_predicted_us;
     record.reason = choice.deferred_reason ? format_reason(choice.model_reason) : choice.reason;
     schedule.push_back(std::move(record));

@@ -65,7 +65,7 @@ class Executor {
     double us[2] = {0.0, 0.0};
     std::size_t carried_levels[2] = {0, 0};
     double carried_us[2] = {0.0, 0.0};
-    double alternative_us[2] = {0.0, 0.0};
+    double future_us[2] = {0.0, 0.0};
   };
   static std::string format_reason(const ModelReason& why);
   struct Choice {
@@ -75,7 +75,7 @@ class Executor {
     std::string reason;
     double predicted_us = 0.0;
     double predicted_conversion_us = 0.0;
-    std::string runner_up;
+    const char* runner_up = nullptr;  // a strategy's name()
     double runner_up_predicted_us = 0.0;
     bool priced = false;           // predicted_us and predicted_conversion_us are the models'
     bool deferred_reason = false;  // reason is empty; model_reason holds it
@@ -91,6 +91,22 @@ class Executor {
       return synced_end[l == strategies::Location::Host ? 0 : 1];
     }
   };
+
+  // Where the frontier is, as the lookahead's cost to go distinguishes it: on the host before
+  // the BFS used the device (its first upload is dearer), on the host, on the device as a queue,
+  // on the device with the level's bitmap.
+  enum class Place { HostFresh, Host, DeviceQueue, DeviceBitmap };
+  static constexpr std::size_t kPlaces = 4;
+  using PlaceCosts = std::array<double, kPlaces>;
+  static Place place_of(const Placement& placement, int level);
+  static Place place_after(const strategies::Strategy& s, Place from);
+  // Predicted conversion before s at a profile level whose frontier is at `from`.
+  double profile_conversion_us(const strategies::Strategy& s, Place from, const strategies::FrontierState& state) const;
+  // What finishing the BFS costs after s ran from `from` with profile level `next` still to
+  // come: the levels a device-driven s carries (count and time, when asked for), then the cost
+  // to go from where it stops.
+  double future_us(const strategies::Strategy& s, Place from, std::size_t next, std::size_t* carried_levels,
+                   double* carried_us) const;
 
   Choice choose(const strategies::FrontierState& state, const Placement& placement) const;
   Choice choose_by_rule(const strategies::FrontierState& state) const;
@@ -165,10 +181,10 @@ class Executor {
   std::vector<CostSample>* samples_ = nullptr;
   std::vector<std::pair<std::size_t, ModelReason>> pending_reasons_;  // (level record, reason)
   std::vector<double> level_overheads_;  // last execute: per host-driven level
-  // Lookahead over the sampled profile (prepare_lookahead): prefix sums, by profile level, of
-  // the cheapest single-level strategy's predicted time, and of each device-driven strategy's
-  // continued-level time; where a run started at each level would stop.
-  std::vector<double> best_single_prefix_;
+  // Lookahead over the sampled profile (prepare_lookahead): the cost to go from each profile
+  // level and place (value_), prefix sums by profile level of each device-driven strategy's
+  // continued-level time, and where a one_block run started at each level would stop.
+  std::vector<PlaceCosts> value_;
   std::vector<double> block_prefix_, dp_prefix_;
   std::vector<std::size_t> block_run_end_;
   std::vector<VertexId> profile_visited_;  // by profile level: vertices discovered through it
@@ -185,7 +201,8 @@ class Executor {
   struct Observation {
     std::uint16_t slot;
     std::uint16_t cls;
-    float log_ratio;  // log(measured / uncorrected prediction)
+    float measured_us;
+    float predicted_us;  // uncorrected
   };
   // Slots: one per strategy (size = frontier arcs; upper half = levels a device-driven run
   // carried), then the upload to the device (size = vertices moved; upper half = the BFS's
@@ -205,7 +222,6 @@ class Executor {
   void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
   std::vector<Correction> corrections_;  // parallel to strategies_
   std::vector<Observation> observations_;
-  std::vector<float> learn_scratch_;
 };
 
 }  // namespace abfs::detail

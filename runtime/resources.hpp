@@ -153,9 +153,15 @@ double elapsed_ms(const Event& start, const Event& stop);
 /// so that a later plan cannot shrink it under another's launch. @throws CudaError.
 std::size_t allow_max_dynamic_shared_memory(const void* kernel);
 
+/// Host-clock microseconds from start to stop (steady clock).
+inline double microseconds_between(std::chrono::steady_clock::time_point start,
+                                   std::chrono::steady_clock::time_point stop) {
+  return std::chrono::duration<double, std::micro>(stop - start).count();
+}
+
 /// Host-clock microseconds since start (steady clock).
 inline double microseconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  return microseconds_between(start, std::chrono::steady_clock::now());
 }
 
 /// What the executor reports about the device in use.

@@ -87,18 +87,17 @@ TEST_CASE("the decision picks the cheaper strategy, conversion costs included") 
   abfs::detail::rank_candidates(c.data(), c.data() + c.size());
   CHECK(c[0].level_us == 30.0);
   // A device-driven run that costs more now wins when the levels it carries cost less in it
-  // than one by one; and loses when they do not.
+  // than finishing one by one (the cost to go after cpu_expand); and loses when they do not.
   std::vector<DecisionCandidate> d(2);
   d[0].level_us = 2.0;  // cpu_expand
+  d[0].future_us = 100 * 3.0;
   d[1].level_us = 26.0;  // one_block: launch and sync
   d[1].conversion_us = 10.0;
   d[1].carried_levels = 100;
   d[1].carried_us = 100 * 2.2;
-  d[1].alternative_us = 100 * 3.0;
   abfs::detail::rank_candidates(d.data(), d.data() + d.size());
   CHECK(d[0].carried_levels == 100);
-  d[0].alternative_us = 100 * 2.3;  // now the carried levels save only 10 us: not worth 34 us
-  d[0].carried_us = 100 * 2.2;
+  d[1].future_us = 100 * 2.3;  // now the carried levels save only 10 us: not worth 34 us
   abfs::detail::rank_candidates(d.data(), d.data() + d.size());
   CHECK(d[0].level_us == 2.0);
 }
