@@ -95,10 +95,10 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
   prepare_lookahead();
 }
 
-int Executor::size_class(EdgeOffset size, bool upper) {
+int Executor::size_class(EdgeOffset size, int group) {
   int c = 0;
   for (EdgeOffset x = size; x >= 4 && c < kSizeClasses - 1; x >>= 2) ++c;
-  return upper ? kSizeClasses + c : c;
+  return group * kSizeClasses + c;
 }
 
 std::size_t Executor::correction_slot(const strategies::Strategy* s) const {
@@ -108,26 +108,28 @@ std::size_t Executor::correction_slot(const strategies::Strategy* s) const {
   return corrections_.size();
 }
 
-double Executor::correction_at(std::size_t slot, EdgeOffset size, bool upper) const {
+double Executor::correction_at(std::size_t slot, EdgeOffset size, int group) const {
   if (slot >= corrections_.size()) return 1.0;
   const Correction& c = corrections_[slot];
-  const auto k = static_cast<std::size_t>(size_class(size, upper));
+  const auto k = static_cast<std::size_t>(size_class(size, group));
   if (c.known[k]) return c.factor[k];
-  const std::size_t fallback = kClasses + (upper ? 1 : 0);
+  const std::size_t fallback = kClasses + static_cast<std::size_t>(group);
   return c.known[fallback] ? c.factor[fallback] : 1.0;
 }
 
-void Executor::observe_at(std::size_t slot, EdgeOffset size, bool upper, double corrected_us, double measured_us) {
+void Executor::observe_at(std::size_t slot, EdgeOffset size, int group, double corrected_us, double measured_us) {
   if (!options_.online_correction || slot >= corrections_.size() || corrected_us <= 0.0 || measured_us <= 0.0) return;
-  const double uncorrected = corrected_us / correction_at(slot, size, upper);
-  observations_.push_back({static_cast<std::uint16_t>(slot), static_cast<std::uint16_t>(size_class(size, upper)),
+  const double uncorrected = corrected_us / correction_at(slot, size, group);
+  observations_.push_back({static_cast<std::uint16_t>(slot), static_cast<std::uint16_t>(size_class(size, group)),
                            static_cast<float>(measured_us), static_cast<float>(uncorrected)});
 }
 
 void Executor::learn_corrections() {
   if (observations_.empty()) return;
-  // Ratio of sums, not a median of ratios: the decisions add levels up, and a few slow levels
-  // of a class (the first of a BFS) weigh in a total as they do in the BFS.
+  // Ratio of sums, not a median of ratios: the decisions add levels up, and the slow levels of
+  // a class weigh in a total as they do in the BFS. Observations more than 4x off the class's
+  // median ratio (a page fault, a descheduled thread) are left out: one of them would set the
+  // class's factor alone.
   constexpr double kLimit = 2.0794415416798357;  // log(8)
   auto fold = [&](Correction& c, std::size_t k, double measured, double predicted) {
     if (measured <= 0.0 || predicted <= 0.0) return;
@@ -137,25 +139,32 @@ void Executor::learn_corrections() {
     c.known[k] = true;
   };
   std::sort(observations_.begin(), observations_.end(), [](const Observation& a, const Observation& b) {
-    return a.slot != b.slot ? a.slot < b.slot : a.cls < b.cls;
+    return a.slot != b.slot ? a.slot < b.slot
+                            : a.cls != b.cls ? a.cls < b.cls : a.measured_us * b.predicted_us < b.measured_us * a.predicted_us;
   });
   for (std::size_t at = 0; at < observations_.size();) {
     const std::uint16_t slot = observations_[at].slot;
     Correction& c = corrections_[slot];
-    std::array<double, 2> half_measured{}, half_predicted{};  // for the fallbacks of each half
+    std::array<double, kGroups> group_measured{}, group_predicted{};  // for the groups' fallbacks
     while (at < observations_.size() && observations_[at].slot == slot) {
       const std::uint16_t cls = observations_[at].cls;
+      std::size_t last = at;
+      while (last < observations_.size() && observations_[last].slot == slot && observations_[last].cls == cls) ++last;
+      const Observation& mid = observations_[at + (last - at) / 2];  // sorted by ratio within the class
+      const double median = mid.measured_us / mid.predicted_us;
       double measured = 0.0, predicted = 0.0;
-      for (; at < observations_.size() && observations_[at].slot == slot && observations_[at].cls == cls; ++at) {
+      for (; at < last; ++at) {
+        const double ratio = observations_[at].measured_us / observations_[at].predicted_us;
+        if (ratio > 4.0 * median || ratio < 0.25 * median) continue;
         measured += observations_[at].measured_us;
         predicted += observations_[at].predicted_us;
       }
-      const std::size_t half = cls >= kSizeClasses ? 1 : 0;
-      half_measured[half] += measured;
-      half_predicted[half] += predicted;
+      const std::size_t group = cls / kSizeClasses;
+      group_measured[group] += measured;
+      group_predicted[group] += predicted;
       fold(c, cls, measured, predicted);
     }
-    for (std::size_t h = 0; h < 2; ++h) fold(c, kClasses + h, half_measured[h], half_predicted[h]);
+    for (std::size_t g = 0; g < kGroups; ++g) fold(c, kClasses + g, group_measured[g], group_predicted[g]);
   }
   observations_.clear();
   prepare_lookahead();
@@ -280,12 +289,12 @@ void Executor::prepare_lookahead() {
     double block_us = 0.0, dp_us = 0.0;
     if (fits_block) {
       block_us = predict(model_of(block_strategy_), block_strategy_->cost_features(continued, stats_)) *
-                 correction(block_strategy_, state.frontier_edges, true);
+                 correction(block_strategy_, state.frontier_edges, kCarried);
     }
     if (dp_strategy_ != nullptr) {
       continued.grid_level = !fits_block;
       dp_us = predict(model_of(dp_strategy_), dp_strategy_->cost_features(continued, stats_)) *
-              correction(dp_strategy_, state.frontier_edges, true);
+              correction(dp_strategy_, state.frontier_edges, kCarried);
     }
     block_prefix_[i + 1] = block_prefix_[i] + block_us;
     dp_prefix_[i + 1] = dp_prefix_[i] + dp_us;
@@ -305,10 +314,11 @@ void Executor::prepare_lookahead() {
       const strategies::Strategy& s = *strategies_[k];
       const Resolved& model = strategy_models_[k];
       if (model.fit == nullptr || !s.applicable(state)) continue;
-      const double level_us = (model.predict(s.cost_features(state, stats_)) + models_->level_overhead_us) *
-                              correction(&s, state.frontier_edges, false);
+      const double uncorrected_us = model.predict(s.cost_features(state, stats_)) + models_->level_overhead_us;
       for (std::size_t p = 0; p < kPlaces; ++p) {
         const auto from = static_cast<Place>(p);
+        const Location at = from == Place::HostFresh || from == Place::Host ? Location::Host : Location::Device;
+        const double level_us = uncorrected_us * correction(&s, state.frontier_edges, level_group(s, at));
         const double after = future_us(s, from, i + 1, nullptr, nullptr);
         here[p] = std::min(here[p], level_us + profile_conversion_us(s, from, state) + after);
       }
@@ -366,7 +376,8 @@ double Executor::predict_conversion_us(const strategies::Strategy& s, const stra
 }
 
 double Executor::predict_upload_us(VertexId vertices, bool first) const {
-  return predict(to_device_model_, to_device_features(vertices, first)) * correction_at(upload_slot(), vertices, first);
+  return predict(to_device_model_, to_device_features(vertices, first)) *
+         correction_at(upload_slot(), vertices, first ? 1 : 0);
 }
 
 Executor::Choice Executor::choose(const strategies::FrontierState& state, const Placement& placement) const {
@@ -435,7 +446,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     Candidate c{};
     c.strategy = s;
     c.level_us = (model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us) *
-                 correction(s, state.frontier_edges, false);
+                 correction(s, state.frontier_edges, level_group(*s, placement.location));
     c.conversion_us = predict_conversion_us(*s, state, placement, end);
     // A device-driven run carries the following levels too; every candidate is charged what
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
@@ -591,20 +602,21 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
       record.predicted_us = (model.predict(features) + models_->level_overhead_us) *
-                            correction(&strategy, state.frontier_edges, false);
+                            correction(&strategy, state.frontier_edges, level_group(strategy, placement.location));
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
     // Three clock reads a level: before the conversion, before the run, after it.
     const auto convert_start = std::chrono::steady_clock::now();
     const VertexId device_end = placement.synced(Location::Device);
+    const int group = level_group(strategy, placement.location);
     if (move_for(strategy, placement, begin, end) && placement.location == Location::Device) {
       // As a plan pays it: host time, the copy and the scatter left in flight.
       const double upload_us = microseconds_since(convert_start);
       if (samples_ != nullptr) {
         samples_->push_back({kToDevice, to_device_features(end - device_end, device_end == 0), upload_us});
       }
-      observe_at(upload_slot(), end - device_end, device_end == 0, predict_upload_us(end - device_end, device_end == 0),
-                 upload_us);
+      observe_at(upload_slot(), end - device_end, device_end == 0 ? 1 : 0,
+                 predict_upload_us(end - device_end, device_end == 0), upload_us);
     }
     bitmap_for(strategy, placement, level, begin, end);
     const auto level_start = std::chrono::steady_clock::now();
@@ -625,7 +637,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.time_us = wall_us;
       record.device_us = outcome.device_us;
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, wall_us});
-      observe(&strategy, state.frontier_edges, false, record.predicted_us, wall_us);
+      observe(&strategy, state.frontier_edges, group, record.predicted_us, wall_us);
       result.levels.push_back(std::move(record));
     } else {
       // A device-driven run: one record per level advanced, timed by the device's clock; the
@@ -656,14 +668,14 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
             strategy.cost_features(continued_state(next.level, d, next_begin, expanded), stats_);
         expanded += d.frontier_edges;
         next.predicted_us =
-            predict(model_of(&strategy), continued_features) * correction(&strategy, d.frontier_edges, true);
-        observe(&strategy, d.frontier_edges, true, next.predicted_us, us);
+            predict(model_of(&strategy), continued_features) * correction(&strategy, d.frontier_edges, kCarried);
+        observe(&strategy, d.frontier_edges, kCarried, next.predicted_us, us);
         if (samples_ != nullptr) samples_->push_back({strategy.name(), continued_features, us});
         result.levels.push_back(std::move(next));
       }
       LevelRecord& first = result.levels[result.levels.size() - static_cast<std::size_t>(outcome.levels_advanced)];
       first.time_us = std::max(0.0, wall_us - later_us);
-      observe(&strategy, state.frontier_edges, false, first.predicted_us, first.time_us);
+      observe(&strategy, state.frontier_edges, group, first.predicted_us, first.time_us);
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, first.time_us});
       if (outcome.stop_reason != nullptr) result.levels.back().reason += std::string("; handed over: ") + outcome.stop_reason;
     }

@@ -190,13 +190,18 @@ class Executor {
   std::vector<VertexId> profile_visited_;  // by profile level: vertices discovered through it
 
   // Online correction (PlanOptions::online_correction): log factors by slot and class (sizes
-  // by powers of 4, in two halves), with a per-slot fallback for each half not seen yet.
+  // by powers of 4, in groups), with a per-slot fallback for each group not seen yet.
+  // Strategy slots' groups: a plain level, a level a device-driven run carried, a device level
+  // right after an upload (the first device work after the GPU idled); the upload slot's:
+  // a later upload, the BFS's first.
   static constexpr int kSizeClasses = 12;
-  static constexpr int kClasses = 2 * kSizeClasses;
+  static constexpr int kGroups = 3;
+  static constexpr int kPlain = 0, kCarried = 1, kAfterUpload = 2;
+  static constexpr int kClasses = kGroups * kSizeClasses;
   struct Correction {
-    std::array<double, kClasses + 2> log_factor{};  // + two fallbacks: single and carried levels
-    std::array<double, kClasses + 2> factor{};
-    std::array<bool, kClasses + 2> known{};
+    std::array<double, kClasses + kGroups> log_factor{};  // + one fallback per group
+    std::array<double, kClasses + kGroups> factor{};
+    std::array<bool, kClasses + kGroups> known{};
   };
   struct Observation {
     std::uint16_t slot;
@@ -204,20 +209,25 @@ class Executor {
     float measured_us;
     float predicted_us;  // uncorrected
   };
-  // Slots: one per strategy (size = frontier arcs; upper half = levels a device-driven run
-  // carried), then the upload to the device (size = vertices moved; upper half = the BFS's
-  // first upload, which costs 20-230 us more after an idle GPU).
-  static int size_class(EdgeOffset size, bool upper);
+  // Slots: one per strategy (size = frontier arcs), then the upload to the device (size =
+  // vertices moved).
+  static int size_class(EdgeOffset size, int group);
   std::size_t correction_slot(const strategies::Strategy* s) const;
   std::size_t upload_slot() const { return strategies_.size(); }
-  double correction_at(std::size_t slot, EdgeOffset size, bool upper) const;
-  double correction(const strategies::Strategy* s, EdgeOffset frontier_edges, bool carried) const {
-    return correction_at(correction_slot(s), frontier_edges, carried);
+  double correction_at(std::size_t slot, EdgeOffset size, int group) const;
+  double correction(const strategies::Strategy* s, EdgeOffset frontier_edges, int group) const {
+    return correction_at(correction_slot(s), frontier_edges, group);
   }
-  void observe_at(std::size_t slot, EdgeOffset size, bool upper, double corrected_us, double measured_us);
-  void observe(const strategies::Strategy* s, EdgeOffset frontier_edges, bool carried, double corrected_us,
+  void observe_at(std::size_t slot, EdgeOffset size, int group, double corrected_us, double measured_us);
+  void observe(const strategies::Strategy* s, EdgeOffset frontier_edges, int group, double corrected_us,
                double measured_us) {
-    observe_at(correction_slot(s), frontier_edges, carried, corrected_us, measured_us);
+    observe_at(correction_slot(s), frontier_edges, group, corrected_us, measured_us);
+  }
+  // The group of a level that s runs with the frontier at `location` (an upload first?).
+  static int level_group(const strategies::Strategy& s, strategies::Location location) {
+    return s.frontier_io().consumes_at == strategies::Location::Device && location == strategies::Location::Host
+               ? kAfterUpload
+               : kPlain;
   }
   void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
   std::vector<Correction> corrections_;  // parallel to strategies_
