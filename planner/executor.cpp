@@ -139,8 +139,9 @@ void Executor::learn_corrections() {
     c.known[k] = true;
   };
   std::sort(observations_.begin(), observations_.end(), [](const Observation& a, const Observation& b) {
-    return a.slot != b.slot ? a.slot < b.slot
-                            : a.cls != b.cls ? a.cls < b.cls : a.measured_us * b.predicted_us < b.measured_us * a.predicted_us;
+    if (a.slot != b.slot) return a.slot < b.slot;
+    if (a.cls != b.cls) return a.cls < b.cls;
+    return a.measured_us * b.predicted_us < b.measured_us * a.predicted_us;  // by ratio
   });
   for (std::size_t at = 0; at < observations_.size();) {
     const std::uint16_t slot = observations_[at].slot;
@@ -489,7 +490,8 @@ std::string Executor::format_reason(const ModelReason& why) {
     std::snprintf(text, sizeof text, "%s%s %.1f us", k == 0 ? "cheapest: " : " < ", why.name[k], why.us[k]);
     reason += text;
     if (why.carried_levels[k] > 0) {
-      std::snprintf(text, sizeof text, " (+%zu levels on the device %.1f us)", why.carried_levels[k], why.carried_us[k]);
+      std::snprintf(text, sizeof text, " (+%zu levels on the device %.1f us)", why.carried_levels[k],
+                    why.carried_us[k]);
       reason += text;
     }
     if (why.future_us[k] > 0.0) {

@@ -166,8 +166,8 @@ class GatherPull final : public Strategy {
     const auto edges = static_cast<double>(state.frontier_edges);
     const auto unexplored = static_cast<double>(state.unexplored_edges);
     const auto n = static_cast<double>(stats.num_vertices);
-    const double scanned = state.pull_scanned_edges >= 0.0 ? state.pull_scanned_edges
-                                                          : (edges > 0.0 ? unexplored * std::min(1.0, n / edges) : unexplored);
+    const double expected = edges > 0.0 ? unexplored * std::min(1.0, n / edges) : unexplored;
+    const double scanned = state.pull_scanned_edges >= 0.0 ? state.pull_scanned_edges : expected;
     const double longest = std::max(0.0, state.pull_longest_scan);
     const auto warp = static_cast<double>(kWarpScanDegree);
     CostFeatures f;
