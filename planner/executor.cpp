@@ -250,25 +250,24 @@ Executor::Place Executor::place_after(const strategies::Strategy& s, Place from)
   return io.produces == FrontierRepresentation::Bitmap ? Place::DeviceBitmap : Place::DeviceQueue;
 }
 
-double Executor::profile_conversion_us(const strategies::Strategy& s, Place from,
-                                       const strategies::FrontierState& state) const {
+double Executor::conversion_us(const strategies::Strategy& s, Place from, const strategies::FrontierState& state,
+                               VertexId upload_vertices) const {
   const strategies::FrontierIo io = s.frontier_io();
-  const bool on_host = from == Place::HostFresh || from == Place::Host;
   double us = 0.0;
-  if (io.consumes_at == Location::Host) {
-    if (!on_host) us += predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
-    return us;
-  }
-  // The upload moves the host's visits since the last sync: every vertex visited so far before
-  // the BFS used the device, else about the frontier.
-  if (on_host) {
-    const bool fresh = from == Place::HostFresh;
-    us += predict_upload_us(fresh ? stats_.num_vertices - state.unvisited_vertices : state.frontier_vertices, fresh);
+  if (io.consumes_at != location_of(from)) {
+    us += io.consumes_at == Location::Device
+              ? predict_upload_us(upload_vertices, from == Place::HostFresh)
+              : predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
   }
   if (io.consumes == FrontierRepresentation::Bitmap && from != Place::DeviceBitmap) {
     us += predict(to_bitmap_model_, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
   }
   return us;
+}
+
+double Executor::predict_level_us(const Resolved& model, const strategies::Strategy& s,
+                                  const strategies::CostFeatures& f, EdgeOffset frontier_edges, int group) const {
+  return (model.predict(f) + models_->level_overhead_us) * correction(&s, frontier_edges, group);
 }
 
 void Executor::prepare_lookahead() {
@@ -315,13 +314,17 @@ void Executor::prepare_lookahead() {
       const strategies::Strategy& s = *strategies_[k];
       const Resolved& model = strategy_models_[k];
       if (model.fit == nullptr || !s.applicable(state)) continue;
-      const double uncorrected_us = model.predict(s.cost_features(state, stats_)) + models_->level_overhead_us;
+      const strategies::CostFeatures features = s.cost_features(state, stats_);
       for (std::size_t p = 0; p < kPlaces; ++p) {
         const auto from = static_cast<Place>(p);
-        const Location at = from == Place::HostFresh || from == Place::Host ? Location::Host : Location::Device;
-        const double level_us = uncorrected_us * correction(&s, state.frontier_edges, level_group(s, at));
+        const double level_us =
+            predict_level_us(model, s, features, state.frontier_edges, level_group(s, location_of(from)));
+        // An upload before the BFS used the device moves every vertex visited so far; later
+        // ones, about the frontier.
+        const VertexId upload =
+            from == Place::HostFresh ? stats_.num_vertices - state.unvisited_vertices : state.frontier_vertices;
         const double after = future_us(s, from, i + 1, nullptr, nullptr);
-        here[p] = std::min(here[p], level_us + profile_conversion_us(s, from, state) + after);
+        here[p] = std::min(here[p], level_us + conversion_us(s, from, state, upload) + after);
       }
     }
     for (double& v : here) {
@@ -337,12 +340,12 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
   std::size_t stop = next;
   if (&s == block_strategy_) stop = block_run_end_[next];
   if (&s == dp_strategy_) stop = levels;
+  // Zero for a single-level strategy (stop == next).
   const double carried = &s == dp_strategy_ ? dp_prefix_[stop] - dp_prefix_[next]
                                             : block_prefix_[stop] - block_prefix_[next];
   if (carried_levels != nullptr) *carried_levels = stop - next;
-  if (carried_us != nullptr) *carried_us = stop > next ? carried : 0.0;
-  const Place after = place_after(s, from);
-  return (stop > next ? carried : 0.0) + value_[stop][static_cast<std::size_t>(after)];
+  if (carried_us != nullptr) *carried_us = carried;
+  return carried + value_[stop][static_cast<std::size_t>(place_after(s, from))];
 }
 
 strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_vertices, VertexId visited,
@@ -363,17 +366,7 @@ strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_
 
 double Executor::predict_conversion_us(const strategies::Strategy& s, const strategies::FrontierState& state,
                                        const Placement& placement, VertexId end) const {
-  const strategies::FrontierIo io = s.frontier_io();
-  double us = 0.0;
-  if (io.consumes_at != placement.location) {
-    us += io.consumes_at == Location::Device
-              ? predict_upload_us(end - placement.synced_end[1], placement.synced_end[1] == 0)
-              : predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
-  }
-  if (io.consumes == FrontierRepresentation::Bitmap && placement.bitmap_level != state.level) {
-    us += predict(to_bitmap_model_, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
-  }
-  return us;
+  return conversion_us(s, place_of(placement, state.level), state, end - placement.synced_end[1]);
 }
 
 double Executor::predict_upload_us(VertexId vertices, bool first) const {
@@ -446,8 +439,8 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     if (model.fit == nullptr || !s->applicable(state)) continue;
     Candidate c{};
     c.strategy = s;
-    c.level_us = (model.predict(s->cost_features(state, stats_)) + models_->level_overhead_us) *
-                 correction(s, state.frontier_edges, level_group(*s, placement.location));
+    c.level_us = predict_level_us(model, *s, s->cost_features(state, stats_), state.frontier_edges,
+                                  level_group(*s, placement.location));
     c.conversion_us = predict_conversion_us(*s, state, placement, end);
     // A device-driven run carries the following levels too; every candidate is charged what
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
@@ -603,8 +596,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.predicted_us = choice.predicted_us;
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
-      record.predicted_us = (model.predict(features) + models_->level_overhead_us) *
-                            correction(&strategy, state.frontier_edges, level_group(strategy, placement.location));
+      record.predicted_us =
+          predict_level_us(model, strategy, features, state.frontier_edges, level_group(strategy, placement.location));
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
     // Three clock reads a level: before the conversion, before the run, after it.

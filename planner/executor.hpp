@@ -100,8 +100,13 @@ class Executor {
   using PlaceCosts = std::array<double, kPlaces>;
   static Place place_of(const Placement& placement, int level);
   static Place place_after(const strategies::Strategy& s, Place from);
-  // Predicted conversion before s at a profile level whose frontier is at `from`.
-  double profile_conversion_us(const strategies::Strategy& s, Place from, const strategies::FrontierState& state) const;
+  static strategies::Location location_of(Place p) {
+    return p == Place::HostFresh || p == Place::Host ? strategies::Location::Host : strategies::Location::Device;
+  }
+  // Predicted conversion before s runs at state with the frontier at `from`; an upload moves
+  // upload_vertices visits (0 if none is needed or no model exists).
+  double conversion_us(const strategies::Strategy& s, Place from, const strategies::FrontierState& state,
+                       VertexId upload_vertices) const;
   // What finishing the BFS costs after s ran from `from` with profile level `next` still to
   // come: the levels a device-driven s carries (count and time, when asked for), then the cost
   // to go from where it stops.
@@ -112,8 +117,7 @@ class Executor {
   Choice choose_by_rule(const strategies::FrontierState& state) const;
   Choice choose_by_model(const strategies::FrontierState& state, const Placement& placement, VertexId end) const;
   strategies::Strategy* find(const std::string& name) const;
-  bool device_driven(const strategies::Strategy* s) const { return s == block_strategy_ || s == dp_strategy_; }
-  // Predicted conversion before s runs at state (0 if none is needed or no model exists).
+  // Predicted conversion before s runs at state, from where placement has the visit state.
   double predict_conversion_us(const strategies::Strategy& s, const strategies::FrontierState& state,
                                const Placement& placement, VertexId end) const;
   // Predicted upload of `vertices` visits to the device (first: the BFS's first upload).
@@ -173,6 +177,10 @@ class Executor {
     return model.fit != nullptr ? model.predict(f) : 0.0;
   }
   const Resolved& model_of(const strategies::Strategy* s) const;
+  // A level's predicted time by s (executor overhead and the online correction of its group
+  // included).
+  double predict_level_us(const Resolved& model, const strategies::Strategy& s, const strategies::CostFeatures& f,
+                          EdgeOffset frontier_edges, int group) const;
 
   std::shared_ptr<const ModelSet> models_;
   std::vector<Resolved> strategy_models_;  // parallel to strategies_

@@ -97,15 +97,15 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   c->next_edges[static_cast<unsigned int>(end.level) & 1u] = 0;  // the grid level accumulates here
   const VertexId size = end.frontier_end - end.frontier_begin;
-  dp_grid_level<<<grid_blocks(size, end.frontier_edges), kGridThreads, 0, cudaStreamTailLaunch>>>(a, end.frontier_begin, end.frontier_end,
-                                                                   end.frontier_edges, end.level, end.log_index,
-                                                                   detail_block::global_ns());
+  dp_grid_level<<<grid_blocks(size, end.frontier_edges), kGridThreads, 0, cudaStreamTailLaunch>>>(
+      a, end.frontier_begin, end.frontier_end, end.frontier_edges, end.level, end.log_index, detail_block::global_ns());
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess) finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::LaunchFailed, error);
 }
 
 /// One multi-block top-down level over order[frontier_begin, frontier_end), one thread per
-/// frontier vertex or a warp per vertex (grid_warp_per_vertex), the block for the longest lists; the last block to finish launches the next link.
+/// frontier vertex or a warp per vertex (grid_warp_per_vertex), the block for the longest lists;
+/// the last block to finish launches the next link.
 __global__ void __launch_bounds__(kGridThreads)
     dp_grid_level(DpArgs a, VertexId frontier_begin, VertexId frontier_end, EdgeOffset frontier_edges, int level,
                   unsigned int log_index, unsigned long long start_ns) {
@@ -156,7 +156,8 @@ __global__ void __launch_bounds__(kGridThreads)
   EdgeOffset first = 0;
   EdgeOffset stop = 0;
   if (grid_warp_per_vertex(frontier_end - frontier_begin, frontier_edges)) {
-    const std::uint64_t w = frontier_begin + blockIdx.x * static_cast<std::uint64_t>(kGridThreads / 32) + threadIdx.x / 32;
+    const std::uint64_t w =
+        frontier_begin + blockIdx.x * static_cast<std::uint64_t>(kGridThreads / 32) + threadIdx.x / 32;
     if (w < frontier_end) {  // uniform across the warp
       u = g.order[w];
       first = g.row_offsets[u];
@@ -242,8 +243,8 @@ __global__ void __launch_bounds__(kGridThreads)
     dp_block_levels<<<1, kBlockThreads, a.block_shared_bytes, cudaStreamTailLaunch>>>(a, frontier_end, tail,
                                                                                      level + 1, levels, now);
   } else {
-    dp_grid_level<<<grid_blocks(next_size, next_edges), kGridThreads, 0, cudaStreamTailLaunch>>>(a, frontier_end, tail, next_edges, level + 1,
-                                                                     levels, now);
+    dp_grid_level<<<grid_blocks(next_size, next_edges), kGridThreads, 0, cudaStreamTailLaunch>>>(
+        a, frontier_end, tail, next_edges, level + 1, levels, now);
   }
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess) finish(a, levels, level + 1, next_edges, detail::DeviceStop::LaunchFailed, error);
@@ -312,8 +313,8 @@ class DynamicParallel final : public Strategy {
       dp_block_levels<<<1, kBlockThreads, block_shared_bytes_, s>>>(args, c.frontier_begin, c.frontier_end, c.level,
                                                                      0, 0);
     } else {
-      dp_grid_level<<<grid_blocks(size, c.frontier_edges), kGridThreads, 0, s>>>(args, c.frontier_begin, c.frontier_end, c.frontier_edges, c.level,
-                                                    0, 0);
+      dp_grid_level<<<grid_blocks(size, c.frontier_edges), kGridThreads, 0, s>>>(
+          args, c.frontier_begin, c.frontier_end, c.frontier_edges, c.level, 0, 0);
     }
     ABFS_CHECK_LAUNCH(s);
     // The copy follows the whole chain (tail launches complete before the launching grid is
