@@ -431,49 +431,74 @@ struct PlanTiming {
 };
 
 // abfs compare: the adaptive plan against every single strategy and the Exhaustive oracle.
-int compare_command(const RunArgs& args, const std::string& json_path) {
+// Every plan is built first. Then, in each of `rounds` rounds, every plan in turn runs one
+// untimed BFS and then every source back to back, its results validated after its last source:
+// each timed BFS follows a BFS of the same plan, as in a batch of sources, rather than a pause
+// spent validating (after one, the host's first CUDA calls cost 30-100 us more:
+// bench/idle_probe.cu) or another plan's BFS (which leaves the GPU's L2 holding its own copy
+// of the graph). Rounds spread drift in the host's or the GPU's speed over all plans alike.
+int compare_command(const RunArgs& args, int rounds, const std::string& json_path) {
   const abfs::Graph g = load_for(args);
   const std::vector<abfs::VertexId> sources = sources_with_out_arcs(g, std::max(1, args.random_sources), args.seed);
   WisdomStore store(args.wisdom_file);
-  std::vector<std::string> plans{"auto"};
+  std::vector<std::string> names{"auto"};
   const bool device = abfs::cuda_device_count() > 0;
   for (const auto& name : abfs::strategy_names()) {
-    if (device || name == "cpu_expand") plans.push_back(name);
+    if (device || name == "cpu_expand") names.push_back(name);
   }
-  plans.push_back("oracle");
+  names.push_back("oracle");
+  std::vector<abfs::Plan> plans;
   std::vector<PlanTiming> timings;
   std::string decisions;
-  bool all_valid = true;
-  for (const auto& name : plans) {
+  for (const auto& name : names) {
     abfs::PlanOptions options;
     options.flags = name == "oracle" ? abfs::PlanFlags::Exhaustive : parse_mode(args.mode);
     apply_plan_flags(args, options);
     options.strategy = name == "oracle" ? "auto" : name;
-    abfs::Plan plan = abfs::plan_bfs(g, store.wisdom, options);
+    plans.push_back(abfs::plan_bfs(g, store.wisdom, options));
     if (name == "auto") {
-      decisions = plan.decision_source();
-      for (const auto& w : plan.warnings()) std::fprintf(stderr, "abfs: warning: %s\n", w.c_str());
+      decisions = plans.back().decision_source();
+      for (const auto& w : plans.back().warnings()) std::fprintf(stderr, "abfs: warning: %s\n", w.c_str());
     }
-    PlanTiming t{name, {}, {}};
-    abfs::BfsResult r;
-    plan.execute(sources.front(), r);  // warm-up
-    for (abfs::VertexId s : sources) {
-      plan.execute(s, r);
-      const abfs::ValidationResult v = abfs::validate_bfs(g, s, r.distances, r.parents);
-      if (!v.ok) {
-        std::fprintf(stderr, "abfs: %s from %u failed validation: %s\n", name.c_str(), s, v.problem.c_str());
-        all_valid = false;
-      }
-      t.ms.push_back(name == "oracle" ? r.oracle_ms : r.total_ms);
-      if (name == "auto") {
-        for (const auto& l : r.levels) {
-          const double measured = l.time_us + l.conversion_us;
-          const double predicted = l.predicted_us + l.predicted_conversion_us;
-          if (predicted > 0.0 && measured > 0.0) t.errors.push_back(std::abs(predicted - measured) / measured);
+    timings.push_back({name, {}, {}});
+  }
+  bool all_valid = true;
+  std::vector<abfs::BfsResult> auto_runs, oracle_runs;
+  std::vector<abfs::BfsResult> results(sources.size());
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t p = 0; p < plans.size(); ++p) {
+      const std::string& name = names[p];
+      plans[p].execute(sources.front(), results.front());  // warm-up
+      for (std::size_t k = 0; k < sources.size(); ++k) plans[p].execute(sources[k], results[k]);
+      for (std::size_t k = 0; k < sources.size(); ++k) {
+        const abfs::BfsResult& run = results[k];
+        const abfs::ValidationResult v = abfs::validate_bfs(g, sources[k], run.distances, run.parents);
+        if (!v.ok) {
+          std::fprintf(stderr, "abfs: %s from %u failed validation: %s\n", name.c_str(), sources[k],
+                       v.problem.c_str());
+          all_valid = false;
+        }
+        PlanTiming& t = timings[p];
+        t.ms.push_back(name == "oracle" ? run.oracle_ms : run.total_ms);
+        if (name == "auto") {
+          for (const auto& l : run.levels) {
+            const double measured = l.time_us + l.conversion_us;
+            const double predicted = l.predicted_us + l.predicted_conversion_us;
+            if (predicted > 0.0 && measured > 0.0) t.errors.push_back(std::abs(predicted - measured) / measured);
+          }
+        }
+        if (!args.log.empty() && (name == "auto" || name == "oracle")) {
+          (name == "auto" ? auto_runs : oracle_runs).push_back(run);
         }
       }
     }
-    timings.push_back(std::move(t));
+  }
+  if (!args.log.empty()) {
+    write_log(args.log, g, plans.front().device_name(), decisions, auto_runs);
+    const std::filesystem::path log(args.log);
+    const std::string oracle_log =
+        (log.parent_path() / (log.stem().string() + ".oracle" + log.extension().string())).string();
+    write_log(oracle_log, g, plans.front().device_name(), "oracle", oracle_runs);
   }
   if (const std::string saved = store.save_if_changed(0); !saved.empty()) {
     std::fprintf(stderr, "abfs: wisdom saved to %s\n", saved.c_str());
@@ -484,8 +509,8 @@ int compare_command(const RunArgs& args, const std::string& json_path) {
     const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
     return v[std::min(v.size() - 1, rank == 0 ? 0 : rank - 1)];
   };
-  std::printf("plan    %s, %s; %zu sources (seed %llu), medians\n", args.mode.c_str(), decisions.c_str(), sources.size(),
-              static_cast<unsigned long long>(args.seed));
+  std::printf("plan    %s, %s; %zu sources (seed %llu) x %d rounds, medians\n", args.mode.c_str(), decisions.c_str(),
+              sources.size(), static_cast<unsigned long long>(args.seed), rounds);
   const double adaptive = median(timings.front().ms);
   const double oracle = median(timings.back().ms);
   std::string best_name;
@@ -503,7 +528,7 @@ int compare_command(const RunArgs& args, const std::string& json_path) {
               adaptive, oracle, best > 0 ? adaptive / best : 0.0, oracle > 0 ? adaptive / oracle : 0.0,
               100 * quantile(errors, 0.5), 100 * quantile(errors, 0.9));
   if (!json_path.empty()) {
-    nlohmann::json doc{{"graph", g.name()}, {"sources", sources}, {"decisions", decisions}};
+    nlohmann::json doc{{"graph", g.name()}, {"sources", sources}, {"rounds", rounds}, {"decisions", decisions}};
     for (const auto& t : timings) {
       doc["plans"][t.name] = {{"median_ms", median(t.ms)}, {"ms", t.ms}};
     }
@@ -709,13 +734,20 @@ int main(int argc, char** argv) {
   RunArgs compare_args;
   compare_args.random_sources = 8;
   std::string compare_json;
+  int compare_rounds = 1;
   CLI::App* compare =
       app.add_subcommand("compare", "adaptive plan against every single strategy and the Exhaustive oracle");
   add_graph_options(compare, compare_args);
   compare->add_option("--random-sources", compare_args.random_sources, "sources (random, out-degree > 0)")
       ->capture_default_str();
   compare->add_option("--seed", compare_args.seed, "seed for the sources")->capture_default_str();
+  compare->add_option("--rounds", compare_rounds, "times every plan runs every source (in turn with the other plans)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   compare->add_option("--json", compare_json, "also write the timings to FILE");
+  compare->add_option("--log", compare_args.log,
+                      "write the adaptive plan's level records to FILE (.csv or .json) and the oracle's to "
+                      "FILE with .oracle before the extension");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -729,7 +761,7 @@ int main(int argc, char** argv) {
       const std::string svg = report_svg.empty() ? std::filesystem::path(report_log).replace_extension(".svg").string() : report_svg;
       return report_command(report_log, svg, report_run);
     }
-    if (compare->parsed()) return compare_command(compare_args, compare_json);
+    if (compare->parsed()) return compare_command(compare_args, compare_rounds, compare_json);
   } catch (const abfs::Error& e) {
     std::fprintf(stderr, "abfs: error: %s\n", e.what());
     return 1;

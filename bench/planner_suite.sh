@@ -6,8 +6,10 @@
 # Usage: bench/planner_suite.sh BUNDLE OUT [calibrate|patient|tests|compare|big|svg]...
 #   calibrate/patient: abfs calibrate --quick/--patient --out OUT/wisdom.yaml (later steps use it;
 #   without either step, ABFS_WISDOM may name one). compare: the suite minus the two largest
-#   graphs, which `big` adds. svg: JSON logs and SVGs of luxembourg_osm and kron:22.
-# OUT gets summary.txt, compare.txt, calibrate.txt, wisdom.yaml and logs.tar.gz.
+#   graphs, which `big` adds (ABFS_SOURCES sources, 4, times ABFS_ROUNDS rounds, 2). svg: JSON
+#   logs and SVGs of luxembourg_osm and kron:22.
+# OUT gets summary.txt, compare.txt, calibrate.txt, wisdom.yaml and logs.tar.gz (with the adaptive
+# and oracle level logs of every compared graph).
 set -uo pipefail
 bundle=$1; final=$2; shift 2
 work=$(mktemp -d)
@@ -20,7 +22,8 @@ compare() {
   for g in "$@"; do
     name=$(basename "$g" | tr ':' '_')
     timeout "${ABFS_COMPARE_TIMEOUT:-240}" \
-      "$bundle/run.sh" abfs compare "$g" --random-sources "${ABFS_SOURCES:-4}" --json "$work/compare_$name.json" \
+      "$bundle/run.sh" abfs compare "$g" --random-sources "${ABFS_SOURCES:-4}" --rounds "${ABFS_ROUNDS:-2}" \
+      --json "$work/compare_$name.json" --log "$work/levels_$name.json" \
       > "$work/compare_$name.txt" 2>&1
     echo "rc=$? $(grep '^|' "$work/compare_$name.txt")" | tee -a "$final/compare.txt"
     tail -3 "$work/compare_$name.txt" | grep -i "error\|fail" >> "$final/compare.txt"
