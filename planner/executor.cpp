@@ -128,8 +128,8 @@ void Executor::learn_corrections() {
   if (observations_.empty()) return;
   // Ratio of sums, not a median of ratios: the decisions add levels up, and the slow levels of
   // a class weigh in a total as they do in the BFS. Observations more than 4x off the class's
-  // median ratio (a page fault, a descheduled thread) are left out: one of them would set the
-  // class's factor alone.
+  // lower median ratio (a page fault, a descheduled thread) are left out: one of them would
+  // set the class's factor alone.
   constexpr double kLimit = 2.0794415416798357;  // log(8)
   auto fold = [&](Correction& c, std::size_t k, double measured, double predicted) {
     if (measured <= 0.0 || predicted <= 0.0) return;
@@ -151,7 +151,9 @@ void Executor::learn_corrections() {
       const std::uint16_t cls = observations_[at].cls;
       std::size_t last = at;
       while (last < observations_.size() && observations_[last].slot == slot && observations_[last].cls == cls) ++last;
-      const Observation& mid = observations_[at + (last - at) / 2];  // sorted by ratio within the class
+      // The lower median (sorted by ratio within the class): of two observations, the smaller
+      // ratio, so that a slow outlier cannot be the yardstick that keeps itself in.
+      const Observation& mid = observations_[at + (last - at - 1) / 2];
       const double median = mid.measured_us / mid.predicted_us;
       double measured = 0.0, predicted = 0.0;
       for (; at < last; ++at) {
@@ -318,7 +320,8 @@ void Executor::prepare_lookahead() {
       for (std::size_t p = 0; p < kPlaces; ++p) {
         const auto from = static_cast<Place>(p);
         const double level_us =
-            predict_level_us(model, s, features, state.frontier_edges, level_group(s, location_of(from)));
+            predict_level_us(model, s, features, state.frontier_edges,
+                             level_group(s, location_of(from), state.level));
         // An upload before the BFS used the device moves every vertex visited so far; later
         // ones, about the frontier.
         const VertexId upload =
@@ -440,7 +443,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     Candidate c{};
     c.strategy = s;
     c.level_us = predict_level_us(model, *s, s->cost_features(state, stats_), state.frontier_edges,
-                                  level_group(*s, placement.location));
+                                  level_group(*s, placement.location, state.level));
     c.conversion_us = predict_conversion_us(*s, state, placement, end);
     // A device-driven run carries the following levels too; every candidate is charged what
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
@@ -557,6 +560,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   result.levels.clear();
   result.oracle_ms = 0.0;
   pending_reasons_.clear();
+  device_runs_.clear();
+  carried_levels_.clear();
 
   const auto wall_start = std::chrono::steady_clock::now();
   if (start_) start_->record(buffers_.stream());
@@ -597,13 +602,14 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
       record.predicted_us =
-          predict_level_us(model, strategy, features, state.frontier_edges, level_group(strategy, placement.location));
+          predict_level_us(model, strategy, features, state.frontier_edges,
+                           level_group(strategy, placement.location, level));
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
     // Three clock reads a level: before the conversion, before the run, after it.
     const auto convert_start = std::chrono::steady_clock::now();
     const VertexId device_end = placement.synced(Location::Device);
-    const int group = level_group(strategy, placement.location);
+    const int group = level_group(strategy, placement.location, level);
     if (move_for(strategy, placement, begin, end) && placement.location == Location::Device) {
       // As a plan pays it: host time, the copy and the scatter left in flight.
       const double upload_us = microseconds_since(convert_start);
@@ -636,43 +642,24 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       result.levels.push_back(std::move(record));
     } else {
       // A device-driven run: one record per level advanced, timed by the device's clock; the
-      // first also carries the launch and the host synchronization.
+      // first also carries the launch and the host synchronization. The records of the levels
+      // it carried are built after the BFS is timed (expand_device_runs): their bookkeeping,
+      // ~0.4 us a level, is the log's, not the BFS's.
       const detail::DeviceLevelRecord* device_levels = outcome.level_records;
       double later_us = 0.0;
-      EdgeOffset expanded = edges_out_of_reached + frontier_edges;
-      for (int k = 0; k < outcome.levels_advanced; ++k) {
+      for (int k = 1; k < outcome.levels_advanced; ++k) {
         const detail::DeviceLevelRecord& d = device_levels[k];
-        const double us = static_cast<double>(d.end_ns - d.start_ns) / 1000.0;
-        if (k == 0) {
-          record.device_us = us;
-          result.levels.push_back(record);
-          continue;
-        }
-        later_us += us;
-        LevelRecord next;
-        next.level = level + k;
-        next.frontier_vertices = d.frontier_vertices;
-        next.frontier_edges = d.frontier_edges;
-        next.strategy = record.strategy;
-        next.time_us = us;
-        next.device_us = us;
-        next.reason = d.kernel == 0 ? "continued on the device (one-block loop)"
-                                    : "continued on the device (grid level, tail-launched)";
+        later_us += static_cast<double>(d.end_ns - d.start_ns) / 1000.0;
         next_begin += d.frontier_vertices;
-        const strategies::CostFeatures continued_features =
-            strategy.cost_features(continued_state(next.level, d, next_begin, expanded), stats_);
-        expanded += d.frontier_edges;
-        next.predicted_us =
-            predict(model_of(&strategy), continued_features) * correction(&strategy, d.frontier_edges, kCarried);
-        observe(&strategy, d.frontier_edges, kCarried, next.predicted_us, us);
-        if (samples_ != nullptr) samples_->push_back({strategy.name(), continued_features, us});
-        result.levels.push_back(std::move(next));
       }
-      LevelRecord& first = result.levels[result.levels.size() - static_cast<std::size_t>(outcome.levels_advanced)];
-      first.time_us = std::max(0.0, wall_us - later_us);
-      observe(&strategy, state.frontier_edges, group, first.predicted_us, first.time_us);
-      if (samples_ != nullptr) samples_->push_back({strategy.name(), features, first.time_us});
-      if (outcome.stop_reason != nullptr) result.levels.back().reason += std::string("; handed over: ") + outcome.stop_reason;
+      record.device_us = static_cast<double>(device_levels[0].end_ns - device_levels[0].start_ns) / 1000.0;
+      record.time_us = std::max(0.0, wall_us - later_us);
+      observe(&strategy, state.frontier_edges, group, record.predicted_us, record.time_us);
+      if (samples_ != nullptr) samples_->push_back({strategy.name(), features, record.time_us});
+      device_runs_.push_back({&strategy, result.levels.size(), end, edges_out_of_reached + frontier_edges,
+                              carried_levels_.size(), outcome.levels_advanced - 1, outcome.stop_reason});
+      carried_levels_.insert(carried_levels_.end(), device_levels + 1, device_levels + outcome.levels_advanced);
+      result.levels.push_back(std::move(record));
     }
 
     edges_out_of_reached += outcome.edges_examined;
@@ -697,12 +684,54 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     result.levels[index].reason = format_reason(why) + result.levels[index].reason;
   }
   pending_reasons_.clear();
+  expand_device_runs(result);
 
   const auto collect_start = std::chrono::steady_clock::now();
   buffers_.collect(end, placement.location == Location::Device ? placement.synced_end[0] : end, result.distances,
                    result.parents);
   result.result_ms = microseconds_since(collect_start) / 1000.0;
   learn_corrections();
+}
+
+void Executor::expand_device_runs(BfsResult& result) {
+  if (device_runs_.empty()) return;
+  std::vector<LevelRecord>& levels = levels_scratch_;
+  levels.clear();
+  std::size_t next_run = 0;
+  for (std::size_t i = 0; i < result.levels.size(); ++i) {
+    levels.push_back(std::move(result.levels[i]));
+    if (next_run >= device_runs_.size() || device_runs_[next_run].record != i) continue;
+    const DeviceRun& run = device_runs_[next_run++];
+    const LevelRecord& first = levels.back();
+    const int first_level = first.level;
+    const std::string name = first.strategy;
+    VertexId visited = run.visited;
+    EdgeOffset expanded = run.expanded;
+    for (int k = 0; k < run.carried; ++k) {
+      const detail::DeviceLevelRecord& d = carried_levels_[run.carried_at + static_cast<std::size_t>(k)];
+      const double us = static_cast<double>(d.end_ns - d.start_ns) / 1000.0;
+      LevelRecord next;
+      next.level = first_level + 1 + k;
+      next.frontier_vertices = d.frontier_vertices;
+      next.frontier_edges = d.frontier_edges;
+      next.strategy = name;
+      next.time_us = us;
+      next.device_us = us;
+      next.reason = d.kernel == 0 ? "continued on the device (one-block loop)"
+                                  : "continued on the device (grid level, tail-launched)";
+      visited += d.frontier_vertices;
+      const strategies::CostFeatures features =
+          run.strategy->cost_features(continued_state(next.level, d, visited, expanded), stats_);
+      expanded += d.frontier_edges;
+      next.predicted_us =
+          predict(model_of(run.strategy), features) * correction(run.strategy, d.frontier_edges, kCarried);
+      observe(run.strategy, d.frontier_edges, kCarried, next.predicted_us, us);
+      if (samples_ != nullptr) samples_->push_back({run.strategy->name(), features, us});
+      levels.push_back(std::move(next));
+    }
+    if (run.stop_reason != nullptr) levels.back().reason += std::string("; handed over: ") + run.stop_reason;
+  }
+  std::swap(result.levels, levels);
 }
 
 double Executor::last_level_overhead_us() const { return quantile(level_overheads_, 0.5); }

@@ -189,6 +189,26 @@ class Executor {
   std::vector<CostSample>* samples_ = nullptr;
   std::vector<std::pair<std::size_t, ModelReason>> pending_reasons_;  // (level record, reason)
   std::vector<double> level_overheads_;  // last execute: per host-driven level
+  // The device-driven runs of the BFS being executed: the record of the level each started
+  // (an index into the result's levels, before expansion), the visit order's end and the arcs
+  // expanded before its second level, and its carried levels (copies of the level log, which
+  // the next run overwrites) at carried_levels_[carried_at, + carried).
+  struct DeviceRun {
+    strategies::Strategy* strategy;
+    std::size_t record;
+    VertexId visited;
+    EdgeOffset expanded;
+    std::size_t carried_at;
+    int carried;
+    const char* stop_reason;
+  };
+  std::vector<DeviceRun> device_runs_;
+  std::vector<DeviceLevelRecord> carried_levels_;
+  std::vector<LevelRecord> levels_scratch_;
+  // Inserts the records of the levels the device-driven runs carried after each run's first
+  // record (predictions, online-correction observations and samples with them), after the BFS
+  // was timed.
+  void expand_device_runs(BfsResult& result);
   // Lookahead over the sampled profile (prepare_lookahead): the cost to go from each profile
   // level and place (value_), prefix sums by profile level of each device-driven strategy's
   // continued-level time, and where a one_block run started at each level would stop.
@@ -200,11 +220,12 @@ class Executor {
   // Online correction (PlanOptions::online_correction): log factors by slot and class (sizes
   // by powers of 4, in groups), with a per-slot fallback for each group not seen yet.
   // Strategy slots' groups: a plain level, a level a device-driven run carried, a device level
-  // right after an upload (the first device work after the GPU idled); the upload slot's:
-  // a later upload, the BFS's first.
+  // right after an upload (the first device work after the GPU idled), a host level 0 (the
+  // first work of a BFS, its code and data cold in the host's caches: ~12 us for one vertex on
+  // cnr-2000, 1-2 predicted); the upload slot's: a later upload, the BFS's first.
   static constexpr int kSizeClasses = 12;
-  static constexpr int kGroups = 3;
-  static constexpr int kPlain = 0, kCarried = 1, kAfterUpload = 2;
+  static constexpr int kGroups = 4;
+  static constexpr int kPlain = 0, kCarried = 1, kAfterUpload = 2, kFirstLevel = 3;
   static constexpr int kClasses = kGroups * kSizeClasses;
   struct Correction {
     std::array<double, kClasses + kGroups> log_factor{};  // + one fallback per group
@@ -231,11 +252,13 @@ class Executor {
                double measured_us) {
     observe_at(correction_slot(s), frontier_edges, group, corrected_us, measured_us);
   }
-  // The group of a level that s runs with the frontier at `location` (an upload first?).
-  static int level_group(const strategies::Strategy& s, strategies::Location location) {
-    return s.frontier_io().consumes_at == strategies::Location::Device && location == strategies::Location::Host
-               ? kAfterUpload
-               : kPlain;
+  // The group of level `level` when s runs it with the frontier at `location` (an upload
+  // first?).
+  static int level_group(const strategies::Strategy& s, strategies::Location location, int level) {
+    if (s.frontier_io().consumes_at == strategies::Location::Device && location == strategies::Location::Host) {
+      return kAfterUpload;
+    }
+    return level == 0 ? kFirstLevel : kPlain;
   }
   void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
   std::vector<Correction> corrections_;  // parallel to strategies_

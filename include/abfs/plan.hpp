@@ -90,12 +90,13 @@ struct PlanOptions {
   int device = 0;
   /// Cost-model decisions correct each prediction by what this plan measured so far: after
   /// every BFS, per strategy and frontier size class (arcs by powers of 4; levels a
-  /// device-driven run carried, and device levels right after an upload, apart; the upload,
-  /// with the BFS's first apart), the ratio of measured to predicted time (sums over the BFS's
-  /// levels of that class, levels more than 4x off the class's median ratio left out) is folded
-  /// into a factor (halfway each BFS, within 1/8..8). Systematic errors of the calibrated
-  /// models on this graph (branchy host levels, DRAM-bound device levels, the first device work
-  /// after an idle GPU) fade after a BFS or two. false: the calibrated models alone.
+  /// device-driven run carried, device levels right after an upload, and host levels 0 apart;
+  /// the upload, with the BFS's first apart), the ratio of measured to predicted time (sums
+  /// over the BFS's levels of that class, levels more than 4x off the class's lower median
+  /// ratio left out) is folded into a factor (halfway each BFS, within 1/8..8). Systematic
+  /// errors of the calibrated models on this graph (branchy host levels, DRAM-bound device
+  /// levels, the first work of a BFS on cold host caches, the first device work after an idle
+  /// GPU) fade after a BFS or two. false: the calibrated models alone.
   bool online_correction = true;
 };
 
