@@ -290,13 +290,12 @@ void Executor::prepare_lookahead() {
     const bool fits_block = block_strategy_ != nullptr && block_strategy_->applicable(state);
     double block_us = 0.0, dp_us = 0.0;
     if (fits_block) {
-      block_us = predict(model_of(block_strategy_), block_strategy_->cost_features(continued, stats_)) *
-                 correction(block_strategy_, state.frontier_edges, kCarried);
+      block_us = predict_carried_us(*block_strategy_, block_strategy_->cost_features(continued, stats_),
+                                    state.frontier_edges);
     }
     if (dp_strategy_ != nullptr) {
       continued.grid_level = !fits_block;
-      dp_us = predict(model_of(dp_strategy_), dp_strategy_->cost_features(continued, stats_)) *
-              correction(dp_strategy_, state.frontier_edges, kCarried);
+      dp_us = predict_carried_us(*dp_strategy_, dp_strategy_->cost_features(continued, stats_), state.frontier_edges);
     }
     block_prefix_[i + 1] = block_prefix_[i] + block_us;
     dp_prefix_[i + 1] = dp_prefix_[i] + dp_us;
@@ -702,9 +701,7 @@ void Executor::expand_device_runs(BfsResult& result) {
     levels.push_back(std::move(result.levels[i]));
     if (next_run >= device_runs_.size() || device_runs_[next_run].record != i) continue;
     const DeviceRun& run = device_runs_[next_run++];
-    const LevelRecord& first = levels.back();
-    const int first_level = first.level;
-    const std::string name = first.strategy;
+    const int first_level = levels.back().level;
     VertexId visited = run.visited;
     EdgeOffset expanded = run.expanded;
     for (int k = 0; k < run.carried; ++k) {
@@ -714,7 +711,7 @@ void Executor::expand_device_runs(BfsResult& result) {
       next.level = first_level + 1 + k;
       next.frontier_vertices = d.frontier_vertices;
       next.frontier_edges = d.frontier_edges;
-      next.strategy = name;
+      next.strategy = run.strategy->name();
       next.time_us = us;
       next.device_us = us;
       next.reason = d.kernel == 0 ? "continued on the device (one-block loop)"
@@ -723,8 +720,7 @@ void Executor::expand_device_runs(BfsResult& result) {
       const strategies::CostFeatures features =
           run.strategy->cost_features(continued_state(next.level, d, visited, expanded), stats_);
       expanded += d.frontier_edges;
-      next.predicted_us =
-          predict(model_of(run.strategy), features) * correction(run.strategy, d.frontier_edges, kCarried);
+      next.predicted_us = predict_carried_us(*run.strategy, features, d.frontier_edges);
       observe(run.strategy, d.frontier_edges, kCarried, next.predicted_us, us);
       if (samples_ != nullptr) samples_->push_back({run.strategy->name(), features, us});
       levels.push_back(std::move(next));

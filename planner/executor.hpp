@@ -181,6 +181,12 @@ class Executor {
   // included).
   double predict_level_us(const Resolved& model, const strategies::Strategy& s, const strategies::CostFeatures& f,
                           EdgeOffset frontier_edges, int group) const;
+  // A level's predicted time inside a device-driven run of s (no launch or executor overhead;
+  // the online correction of carried levels).
+  double predict_carried_us(const strategies::Strategy& s, const strategies::CostFeatures& f,
+                            EdgeOffset frontier_edges) const {
+    return predict(model_of(&s), f) * correction(&s, frontier_edges, kCarried);
+  }
 
   std::shared_ptr<const ModelSet> models_;
   std::vector<Resolved> strategy_models_;  // parallel to strategies_

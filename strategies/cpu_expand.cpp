@@ -161,9 +161,7 @@ class CpuExpand final : public Strategy {
   // to the core's L2, 1 from 128 times that (256 MiB for a 2 MiB L2), log-linear between. The
   // reported last-level cache is no guide on a shared host (see cost_features).
   double miss_share(const GraphStats& stats) const {
-    const auto n = static_cast<double>(stats.num_vertices);
-    const double bytes = (n + 1) * sizeof(EdgeOffset) + static_cast<double>(stats.num_edges) * sizeof(VertexId) +
-                         n * (sizeof(std::int32_t) + 2 * sizeof(VertexId)) + n / 8;
+    const double bytes = bfs_working_set_bytes(stats) + static_cast<double>(stats.num_vertices) / 8;
     if (bytes <= cache_bytes_) return 0.0;
     return std::min(1.0, std::log2(bytes / cache_bytes_) / 7.0);
   }

@@ -52,22 +52,32 @@ struct FrontierState {
   double pull_longest_scan = -1.0;
 };
 
+/// Bytes a BFS over the graph touches at random on either side: the CSR, distances, parents
+/// and the visit order (cost features: what misses the caches).
+inline double bfs_working_set_bytes(const GraphStats& stats) {
+  const auto n = static_cast<double>(stats.num_vertices);
+  return (n + 1) * sizeof(EdgeOffset) + static_cast<double>(stats.num_edges) * sizeof(VertexId) +
+         n * (sizeof(std::int32_t) + 2 * sizeof(VertexId));
+}
+
+/// Share (0..1) of a device level's memory traffic expected to miss the GPU's L2: 1 - L2 / the
+/// bytes the graph and the BFS state take on the device (bfs_working_set_bytes, plus the
+/// reverse CSR of a directed graph); 0 when they fit. On the H100 (50 MB L2) levels of
+/// uniform:8388608:8 took 2.5-4x what the fits from L2-resident sweep graphs predicted
+/// (2026-11-22).
+inline double device_miss_share(const GraphStats& stats, double l2_bytes) {
+  const double reverse_csr =
+      stats.directed ? (static_cast<double>(stats.num_vertices) + 1) * sizeof(EdgeOffset) +
+                           static_cast<double>(stats.num_edges) * sizeof(VertexId)
+                     : 0.0;
+  const double bytes = bfs_working_set_bytes(stats) + reverse_csr;
+  return bytes > l2_bytes && l2_bytes > 0.0 ? 1.0 - l2_bytes / bytes : 0.0;
+}
+
 /// The counts a strategy's cost model needs for one level, by name (the names are the model's
 /// features in wisdom). The planner turns them into microseconds with fitted coefficients:
 /// predicted us = sum of coefficient[name] * value. Conversions of the frontier between host and
 /// device or queue and bitmap are the executor's and priced separately.
-/// Share (0..1) of a device level's memory traffic expected to miss the GPU's L2: 1 - L2 / the
-/// bytes the graph and the BFS state take on the device (the CSR, the reverse CSR of a directed
-/// graph, distances, parents, the visit order); 0 when they fit. On the H100 (50 MB L2) levels of
-/// uniform:8388608:8 took 2.5-4x what the fits from L2-resident sweep graphs predicted
-/// (2026-11-22).
-inline double device_miss_share(const GraphStats& stats, double l2_bytes) {
-  const auto n = static_cast<double>(stats.num_vertices);
-  const double csr = (n + 1) * sizeof(EdgeOffset) + static_cast<double>(stats.num_edges) * sizeof(VertexId);
-  const double bytes = csr * (stats.directed ? 2.0 : 1.0) + n * (sizeof(std::int32_t) + 2 * sizeof(VertexId));
-  return bytes > l2_bytes && l2_bytes > 0.0 ? 1.0 - l2_bytes / bytes : 0.0;
-}
-
 struct CostFeatures {
   static constexpr int kMaxFeatures = 8;
   int size = 0;
