@@ -62,7 +62,14 @@ std::string utc_now() {
 }
 
 void rank_candidates(DecisionCandidate* begin, DecisionCandidate* end) {
-  std::stable_sort(begin, end, [](const DecisionCandidate& a, const DecisionCandidate& b) { return a.score() < b.score(); });
+  // Insertion sort: a handful of candidates at every level, and std::stable_sort allocates.
+  for (DecisionCandidate* i = begin; i != end; ++i) {
+    const DecisionCandidate c = *i;
+    const double score = c.score();
+    DecisionCandidate* j = i;
+    for (; j != begin && score < (j - 1)->score(); --j) *j = *(j - 1);
+    *j = c;
+  }
 }
 
 double quantile(std::vector<double> values, double q) {

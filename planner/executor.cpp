@@ -91,6 +91,7 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
     to_bitmap_model_ = resolve(kToBitmap, to_bitmap_features(0, 0));
   }
   corrections_.assign(strategies_.size() + 1, Correction{});  // + the upload (upload_slot())
+  past_first_bfs_ = false;
   observations_.clear();
   prepare_lookahead();
 }
@@ -125,6 +126,15 @@ void Executor::observe_at(std::size_t slot, EdgeOffset size, int group, double c
 }
 
 void Executor::learn_corrections() {
+  if (!past_first_bfs_) {
+    // The first BFS with these models pays one-time costs later ones do not: kernels loaded at
+    // their first launch (lazy module loading, the CUDA 12.2+ default), pages and caches
+    // touched first. On soc-Slashdot0902 its levels took 2-6x the next BFSs' (H100,
+    // 2026-11-22), and a class it priced out was never run, so never corrected, again.
+    past_first_bfs_ = true;
+    observations_.clear();
+    return;
+  }
   if (observations_.empty()) return;
   // Ratio of sums, not a median of ratios: the decisions add levels up, and the slow levels of
   // a class weigh in a total as they do in the BFS. Observations more than 4x off the class's
@@ -184,6 +194,7 @@ const Executor::Resolved& Executor::model_of(const strategies::Strategy* s) cons
 void Executor::set_level_profile(const std::vector<LevelShape>& levels) {
   stats_.sampled_levels = levels;
   profile_visited_.clear();
+  matched_ = {};
   VertexId visited = 0;
   for (const LevelShape& l : levels) profile_visited_.push_back(visited += l.frontier_vertices);
   prepare_lookahead();
@@ -198,10 +209,15 @@ void Executor::add_profile_features(strategies::FrontierState& state, std::size_
 
 std::size_t Executor::matching_profile_level(VertexId visited) const {
   // The sampled level that had discovered as many vertices: levels of BFSs from different
-  // sources line up by progress, not by number.
+  // sources line up by progress, not by number. A level asks twice (its state, its decision).
+  if (visited == matched_.visited) return matched_.level;
   const auto at = std::lower_bound(profile_visited_.begin(), profile_visited_.end(), visited);
-  if (profile_visited_.empty()) return 0;
-  return std::min(static_cast<std::size_t>(at - profile_visited_.begin()), profile_visited_.size() - 1);
+  const std::size_t level =
+      profile_visited_.empty()
+          ? 0
+          : std::min(static_cast<std::size_t>(at - profile_visited_.begin()), profile_visited_.size() - 1);
+  matched_ = {visited, level};
+  return level;
 }
 
 std::vector<strategies::FrontierState> Executor::profile_states() const {
@@ -252,65 +268,97 @@ Executor::Place Executor::place_after(const strategies::Strategy& s, Place from)
   return io.produces == FrontierRepresentation::Bitmap ? Place::DeviceBitmap : Place::DeviceQueue;
 }
 
-double Executor::conversion_us(const strategies::Strategy& s, Place from, const strategies::FrontierState& state,
-                               VertexId upload_vertices) const {
+Executor::Conversions Executor::conversions(Place from, const strategies::FrontierState& state,
+                                            VertexId upload_vertices) const {
+  Conversions c;
+  if (location_of(from) == Location::Host) {
+    c.upload_us = predict_upload_us(upload_vertices, from == Place::HostFresh);
+  } else {
+    c.to_host_us = predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
+  }
+  if (from != Place::DeviceBitmap) {
+    c.to_bitmap_us = predict(to_bitmap_model_, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
+  }
+  return c;
+}
+
+double Executor::conversion_us(const strategies::Strategy& s, Place from, const Conversions& c) {
   const strategies::FrontierIo io = s.frontier_io();
   double us = 0.0;
-  if (io.consumes_at != location_of(from)) {
-    us += io.consumes_at == Location::Device
-              ? predict_upload_us(upload_vertices, from == Place::HostFresh)
-              : predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
-  }
-  if (io.consumes == FrontierRepresentation::Bitmap && from != Place::DeviceBitmap) {
-    us += predict(to_bitmap_model_, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
-  }
+  if (io.consumes_at != location_of(from)) us += io.consumes_at == Location::Device ? c.upload_us : c.to_host_us;
+  if (io.consumes == FrontierRepresentation::Bitmap && from != Place::DeviceBitmap) us += c.to_bitmap_us;
   return us;
 }
 
-double Executor::predict_level_us(const Resolved& model, const strategies::Strategy& s,
-                                  const strategies::CostFeatures& f, EdgeOffset frontier_edges, int group) const {
-  return (model.predict(f) + models_->level_overhead_us) * correction(&s, frontier_edges, group);
+double Executor::predict_level_us(std::size_t slot, const strategies::CostFeatures& f, EdgeOffset frontier_edges,
+                                  int group) const {
+  return (strategy_models_[slot].predict(f) + models_->level_overhead_us) *
+         correction_at(slot, frontier_edges, group);
+}
+
+double Executor::RunLookahead::to_go(std::size_t level) const {
+  if (level >= end.size()) return 0.0;
+  const std::size_t stop = end[level];
+  return prefix[stop] - prefix[level] + (stop + 1 < end.size() ? leave[stop] : 0.0);
 }
 
 void Executor::prepare_lookahead() {
   value_.clear();
-  block_prefix_.clear();
-  dp_prefix_.clear();
-  block_run_end_.clear();
-  if (models_ == nullptr || stats_.sampled_levels.empty()) return;
+  host_leave_.clear();
+  for (RunLookahead* run : {&block_run_, &dp_run_}) *run = RunLookahead{};
+  if (models_ == nullptr || stats_.sampled_levels.empty()) {
+    upload_handback();
+    return;
+  }
   const std::vector<strategies::FrontierState> states = profile_states();
   const std::size_t levels = states.size();
-  block_prefix_.assign(levels + 1, 0.0);
-  dp_prefix_.assign(levels + 1, 0.0);
-  block_run_end_.assign(levels + 1, levels);
+  for (RunLookahead* run : {&block_run_, &dp_run_}) {
+    run->first_handback = levels;
+    run->prefix.assign(levels + 1, 0.0);
+    run->end.assign(levels + 1, levels);
+    run->leave.assign(levels + 1, 0.0);
+  }
+  std::vector<bool> fits_block(levels, false);
   for (std::size_t i = 0; i < levels; ++i) {
     const strategies::FrontierState& state = states[i];
     strategies::FrontierState continued = state;
     continued.continues_run = true;
-    const bool fits_block = block_strategy_ != nullptr && block_strategy_->applicable(state);
+    fits_block[i] = block_strategy_ != nullptr && block_strategy_->applicable(state);
     double block_us = 0.0, dp_us = 0.0;
-    if (fits_block) {
+    if (fits_block[i]) {
       block_us = predict_carried_us(*block_strategy_, block_strategy_->cost_features(continued, stats_),
                                     state.frontier_edges);
     }
     if (dp_strategy_ != nullptr) {
-      continued.grid_level = !fits_block;
+      continued.grid_level = !fits_block[i];
       dp_us = predict_carried_us(*dp_strategy_, dp_strategy_->cost_features(continued, stats_), state.frontier_edges);
     }
-    block_prefix_[i + 1] = block_prefix_[i] + block_us;
-    dp_prefix_[i + 1] = dp_prefix_[i] + dp_us;
-  }
-  for (std::size_t i = levels; i-- > 0;) {
-    const bool fits_block = block_strategy_ != nullptr && block_strategy_->applicable(states[i]);
-    block_run_end_[i] = fits_block ? block_run_end_[i + 1] : i;
+    block_run_.prefix[i + 1] = block_run_.prefix[i] + block_us;
+    dp_run_.prefix[i + 1] = dp_run_.prefix[i] + dp_us;
   }
   // The cost to go, backwards over the profile (Bellman): the cheapest way to finish from each
-  // level and place, every applicable strategy with its conversion from there.
+  // level and place, every applicable strategy with its conversion from there. A run of
+  // one_block or dynamic_parallel reaching a level carries it only if that, and going on at its
+  // best, is cheaper than the planner's other choices there (leave); else it hands back, as the
+  // device decides from the same numbers (upload_handback).
+  constexpr double kInfinity = std::numeric_limits<double>::infinity();
   value_.assign(levels + 1, PlaceCosts{});
+  host_leave_.assign(levels, {kInfinity, kInfinity});
   for (std::size_t i = levels; i-- > 0;) {
     const strategies::FrontierState& state = states[i];
     PlaceCosts& here = value_[i];
-    here.fill(std::numeric_limits<double>::infinity());
+    here.fill(kInfinity);
+    double leave_block = kInfinity, leave_dp = kInfinity;
+    std::array<double, 2> leave_host{kInfinity, kInfinity};  // from HostFresh, Host
+    std::array<Conversions, kPlaces> converted;
+    for (std::size_t p = 0; p < kPlaces; ++p) {
+      // An upload before the BFS used the device moves every vertex visited so far; later
+      // ones, about the frontier.
+      const auto from = static_cast<Place>(p);
+      const VertexId upload =
+          from == Place::HostFresh ? stats_.num_vertices - state.unvisited_vertices : state.frontier_vertices;
+      converted[p] = conversions(from, state, upload);
+    }
     for (std::size_t k = 0; k < strategies_.size(); ++k) {
       const strategies::Strategy& s = *strategies_[k];
       const Resolved& model = strategy_models_[k];
@@ -319,19 +367,106 @@ void Executor::prepare_lookahead() {
       for (std::size_t p = 0; p < kPlaces; ++p) {
         const auto from = static_cast<Place>(p);
         const double level_us =
-            predict_level_us(model, s, features, state.frontier_edges,
-                             level_group(s, location_of(from), state.level));
-        // An upload before the BFS used the device moves every vertex visited so far; later
-        // ones, about the frontier.
-        const VertexId upload =
-            from == Place::HostFresh ? stats_.num_vertices - state.unvisited_vertices : state.frontier_vertices;
+            predict_level_us(k, features, state.frontier_edges, level_group(s, location_of(from), state.level));
         const double after = future_us(s, from, i + 1, nullptr, nullptr);
-        here[p] = std::min(here[p], level_us + conversion_us(s, from, state, upload) + after);
+        const double total = level_us + conversion_us(s, from, converted[p]) + after;
+        here[p] = std::min(here[p], total);
+        if (from == Place::DeviceQueue) {
+          if (&s != block_strategy_) leave_block = std::min(leave_block, total);
+          if (&s != dp_strategy_) leave_dp = std::min(leave_dp, total);
+        }
+        if (location_of(from) == Location::Host && &s != host_strategy_) {
+          double& leave = leave_host[from == Place::HostFresh ? 0 : 1];
+          leave = std::min(leave, total);
+        }
       }
     }
     for (double& v : here) {
       if (!std::isfinite(v)) v = 0.0;
     }
+    // Where a run reaching level i stops. A level one_block cannot take ends its run.
+    auto run_end = [&](RunLookahead& run, double leave, bool can_carry) {
+      run.leave[i] = std::isfinite(leave) ? leave : (can_carry ? kInfinity : 0.0);
+      const double stay = run.prefix[i + 1] - run.prefix[i] + run.to_go(i + 1);
+      run.end[i] = can_carry && !(run.leave[i] < stay) ? run.end[i + 1] : i;
+      if (can_carry && run.end[i] == i) run.first_handback = i;  // the loop runs backwards
+    };
+    run_end(block_run_, leave_block, fits_block[i]);
+    run_end(dp_run_, leave_dp, dp_strategy_ != nullptr);
+    host_leave_[i] = leave_host;
+  }
+  upload_handback();
+}
+
+void Executor::upload_handback() {
+  const bool use = buffers_.has_device() && models_ != nullptr && !value_.empty();
+  constexpr float kNever = std::numeric_limits<float>::infinity();
+  const std::size_t levels = use ? value_.size() - 1 : 0;
+  // An affine model of price(vertices, arcs) over size class c of the arcs, by differences at
+  // the class's smallest arc count (every strategy's features are affine within a class).
+  auto affine = [](int c, const auto& price) {
+    const EdgeOffset arcs = c == 0 ? 0 : EdgeOffset{1} << (2 * c);
+    const double base = price(VertexId{1}, arcs);
+    const double per_vertex = price(VertexId{2}, arcs) - base;
+    const double per_edge = price(VertexId{1}, arcs + 1) - base;
+    return AffineCost{static_cast<float>(base - per_vertex - per_edge * static_cast<double>(arcs)),
+                      static_cast<float>(per_vertex), static_cast<float>(per_edge)};
+  };
+  auto state_of = [&](VertexId vertices, EdgeOffset arcs, bool grid) {
+    strategies::FrontierState state;
+    state.frontier_vertices = vertices;
+    state.frontier_edges = arcs;
+    state.location = Location::Device;
+    state.continues_run = true;
+    state.grid_level = grid;
+    return state;
+  };
+  for (HandbackBuffers* h : {&block_handback_, &dp_handback_}) {
+    const bool dp = h == &dp_handback_;
+    strategies::Strategy* s = dp ? dp_strategy_ : block_strategy_;
+    const RunLookahead& run = dp ? dp_run_ : block_run_;
+    h->table = HandbackTable{};
+    if (!use || s == nullptr || model_of(s).fit == nullptr) continue;
+    HandbackModel& m = h->model_host;
+    const std::size_t host_slot = correction_slot(host_strategy_);
+    const bool host_model = host_slot < strategy_models_.size() && strategy_models_[host_slot].fit != nullptr;
+    for (int c = 0; c < kHandbackClasses; ++c) {
+      for (int kernel = 0; kernel < 2; ++kernel) {
+        m.stay[kernel][c] = !dp && kernel == 1 ? AffineCost{kNever, 0.0f, 0.0f}
+                                               : affine(c, [&](VertexId v, EdgeOffset e) {
+                                                   return predict_carried_us(
+                                                       *s, s->cost_features(state_of(v, e, kernel == 1), stats_), e);
+                                                 });
+      }
+      m.host[c] = !host_model ? AffineCost{kNever, 0.0f, 0.0f}
+                              : affine(c, [&](VertexId v, EdgeOffset e) {
+                                  const strategies::FrontierState state = state_of(v, e, false);
+                                  return predict_level_us(host_slot, host_strategy_->cost_features(state, stats_), e,
+                                                          kPlain) +
+                                         conversion_us(*host_strategy_, Place::DeviceQueue,
+                                                       conversions(Place::DeviceQueue, state, 0));
+                                });
+    }
+    h->levels_host.resize(levels);
+    for (std::size_t k = 0; k < levels; ++k) {
+      h->levels_host[k] = HandbackLevel{profile_visited_[k], static_cast<float>(run.to_go(k + 1)),
+                                        static_cast<float>(run.leave[k]),
+                                        static_cast<float>(value_[k + 1][static_cast<std::size_t>(Place::Host)])};
+    }
+    if (h->model.size() != 1) h->model = DeviceBuffer<HandbackModel>(1);
+    if (h->levels.size() != levels) h->levels = DeviceBuffer<HandbackLevel>(levels);
+    // From pageable memory: each call returns once its source is staged, so the host copies may
+    // change after it; stream order puts the tables before the next run.
+    const cudaStream_t stream = buffers_.stream();
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(h->model.data(), &m, sizeof m, cudaMemcpyHostToDevice, stream));
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(h->levels.data(), h->levels_host.data(), levels * sizeof(HandbackLevel),
+                                    cudaMemcpyHostToDevice, stream));
+    // Priced from two profile levels before the lookahead's first hand-back on.
+    const unsigned int price_from =
+        run.first_handback >= levels   ? std::numeric_limits<unsigned int>::max()
+        : run.first_handback < 2 ? 0u
+                                 : profile_visited_[run.first_handback - 2];
+    h->table = HandbackTable{h->model.data(), h->levels.data(), static_cast<unsigned int>(levels), price_from};
   }
 }
 
@@ -339,15 +474,16 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
                            double* carried_us) const {
   const std::size_t levels = value_.empty() ? 0 : value_.size() - 1;
   if (next >= levels) return 0.0;
-  std::size_t stop = next;
-  if (&s == block_strategy_) stop = block_run_end_[next];
-  if (&s == dp_strategy_) stop = levels;
-  // Zero for a single-level strategy (stop == next).
-  const double carried = &s == dp_strategy_ ? dp_prefix_[stop] - dp_prefix_[next]
-                                            : block_prefix_[stop] - block_prefix_[next];
+  const RunLookahead* run = &s == block_strategy_ ? &block_run_ : &s == dp_strategy_ ? &dp_run_ : nullptr;
+  if (run == nullptr) {
+    if (carried_levels != nullptr) *carried_levels = 0;
+    if (carried_us != nullptr) *carried_us = 0.0;
+    return value_[next][static_cast<std::size_t>(place_after(s, from))];
+  }
+  const std::size_t stop = run->end[next];
   if (carried_levels != nullptr) *carried_levels = stop - next;
-  if (carried_us != nullptr) *carried_us = carried;
-  return carried + value_[stop][static_cast<std::size_t>(place_after(s, from))];
+  if (carried_us != nullptr) *carried_us = run->prefix[stop] - run->prefix[next];
+  return run->to_go(next);
 }
 
 strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_vertices, VertexId visited,
@@ -368,7 +504,8 @@ strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_
 
 double Executor::predict_conversion_us(const strategies::Strategy& s, const strategies::FrontierState& state,
                                        const Placement& placement, VertexId end) const {
-  return conversion_us(s, place_of(placement, state.level), state, end - placement.synced_end[1]);
+  const Place from = place_of(placement, state.level);
+  return conversion_us(s, from, conversions(from, state, end - placement.synced_end[1]));
 }
 
 double Executor::predict_upload_us(VertexId vertices, bool first) const {
@@ -389,6 +526,10 @@ Executor::Choice Executor::choose(const strategies::FrontierState& state, const 
     Choice choice{wanted, why};
     return choice;
   }
+  if (wanted == nullptr && models_ != nullptr) {
+    Choice choice;
+    if (continue_on_host(state, placement, choice)) return choice;
+  }
   Choice choice = models_ != nullptr ? choose_by_model(state, placement, end) : choose_by_rule(state);
   if (wanted != nullptr) {
     if (choice.deferred_reason) choice.reason = format_reason(choice.model_reason);
@@ -398,6 +539,36 @@ Executor::Choice Executor::choose(const strategies::FrontierState& state, const 
                     " arcs); " + choice.reason;
   }
   return choice;
+}
+
+bool Executor::continue_on_host(const strategies::FrontierState& state, const Placement& placement,
+                                Choice& choice) const {
+  // A host level after a host level: the frontier stays with cpu_expand while its predicted
+  // level and the cost to go after it do not exceed the sampled profile's best way off the host
+  // at the matching level (host_leave_), as a device-driven run decides whether to hand back.
+  // The lookahead's recursion for the host place is the same comparison, so this is the full
+  // decision with the other strategies priced at the profile's frontier instead of this one:
+  // one strategy priced instead of five (~1 us a level on the H100's host, 2026-11-22).
+  if (placement.location != Location::Host || state.level == 0 || host_leave_.empty()) return false;
+  const std::size_t slot = correction_slot(host_strategy_);
+  if (slot >= strategy_models_.size() || strategy_models_[slot].fit == nullptr) return false;
+  const std::size_t at = matching_profile_level(stats_.num_vertices - state.unvisited_vertices);
+  const Place from = place_of(placement, state.level);
+  const double leave = host_leave_[at][from == Place::HostFresh ? 0 : 1];
+  const double level_us = predict_level_us(slot, host_strategy_->cost_features(state, stats_), state.frontier_edges,
+                                           level_group(*host_strategy_, placement.location, state.level));
+  const double after = future_us(*host_strategy_, from, at + 1, nullptr, nullptr);
+  if (!(level_us + after <= leave)) return false;
+  choice.strategy = host_strategy_;
+  choice.predicted_us = level_us;
+  choice.priced = true;
+  choice.deferred_reason = true;
+  choice.model_reason.name[0] = host_strategy_->name();
+  choice.model_reason.us[0] = level_us;
+  choice.model_reason.future_us[0] = after;
+  choice.model_reason.us[1] = leave;
+  choice.model_reason.host_run = true;
+  return true;
 }
 
 Executor::Choice Executor::choose_by_rule(const strategies::FrontierState& state) const {
@@ -435,15 +606,15 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   // The matching level of the sampled profile: what follows this level is priced from there.
   const std::size_t next = matching_profile_level(stats_.num_vertices - state.unvisited_vertices) + 1;
   const Place from = place_of(placement, state.level);
+  const Conversions converted = conversions(from, state, end - placement.synced_end[1]);  // whoever runs
   for (std::size_t i = 0; i < strategies_.size() && count < candidates.size(); ++i) {
     strategies::Strategy* s = strategies_[i].get();
-    const Resolved& model = strategy_models_[i];
-    if (model.fit == nullptr || !s->applicable(state)) continue;
+    if (strategy_models_[i].fit == nullptr || !s->applicable(state)) continue;
     Candidate c{};
     c.strategy = s;
-    c.level_us = predict_level_us(model, *s, s->cost_features(state, stats_), state.frontier_edges,
+    c.level_us = predict_level_us(i, s->cost_features(state, stats_), state.frontier_edges,
                                   level_group(*s, placement.location, state.level));
-    c.conversion_us = predict_conversion_us(*s, state, placement, end);
+    c.conversion_us = conversion_us(*s, from, converted);
     // A device-driven run carries the following levels too; every candidate is charged what
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
     const double after = future_us(*s, from, next, &c.carried_levels, &c.carried_us);
@@ -481,6 +652,11 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
 std::string Executor::format_reason(const ModelReason& why) {
   std::string reason;
   char text[160];
+  if (why.host_run) {
+    std::snprintf(text, sizeof text, "continued on the host: %s %.1f us then %.1f us <= %.1f us off the host (profile)",
+                  why.name[0], why.us[0], why.future_us[0], why.us[1]);
+    return text;
+  }
   for (int k = 0; k < 2 && why.name[k] != nullptr; ++k) {
     std::snprintf(text, sizeof text, "%s%s %.1f us", k == 0 ? "cheapest: " : " < ", why.name[k], why.us[k]);
     reason += text;
@@ -556,7 +732,7 @@ std::vector<LevelShape> Executor::sample_levels(VertexId source) {
 void Executor::execute_levels(VertexId source, BfsResult& result) {
   const Graph& graph = buffers_.graph();
   result.source = source;
-  result.levels.clear();
+  std::size_t used = 0;  // records of result.levels in use: the others are reused (their strings' storage)
   result.oracle_ms = 0.0;
   pending_reasons_.clear();
   device_runs_.clear();
@@ -582,13 +758,14 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const Choice choice = choose(state, placement);
     strategies::Strategy& strategy = *choice.strategy;
 
-    LevelRecord record;
+    const std::size_t index = used++;
+    LevelRecord& record = reuse_record(result.levels, index);
     record.level = level;
     record.frontier_vertices = state.frontier_vertices;
     record.frontier_edges = frontier_edges;
     record.strategy = strategy.name();
     record.reason = choice.reason;
-    if (choice.deferred_reason) pending_reasons_.emplace_back(result.levels.size(), choice.model_reason);
+    if (choice.deferred_reason) pending_reasons_.emplace_back(index, choice.model_reason);
     if (choice.runner_up != nullptr) record.runner_up = choice.runner_up;
     record.runner_up_predicted_us = choice.runner_up_predicted_us;
     // The features again only where they are needed: samples, or a level no model priced.
@@ -600,13 +777,15 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.predicted_us = choice.predicted_us;
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
-      record.predicted_us =
-          predict_level_us(model, strategy, features, state.frontier_edges,
-                           level_group(strategy, placement.location, level));
+      record.predicted_us = predict_level_us(correction_slot(&strategy), features, state.frontier_edges,
+                                             level_group(strategy, placement.location, level));
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
-    // Three clock reads a level: before the conversion, before the run, after it.
-    const auto convert_start = std::chrono::steady_clock::now();
+    // Two clock reads a level, before the run and after it, and one before a conversion.
+    const strategies::FrontierIo io = strategy.frontier_io();
+    const bool converts = io.consumes_at != placement.location ||
+                          (io.consumes == FrontierRepresentation::Bitmap && placement.bitmap_level != level);
+    const auto convert_start = converts ? std::chrono::steady_clock::now() : level_clock;
     const VertexId device_end = placement.synced(Location::Device);
     const int group = level_group(strategy, placement.location, level);
     if (move_for(strategy, placement, begin, end) && placement.location == Location::Device) {
@@ -620,10 +799,14 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     }
     bitmap_for(strategy, placement, level, begin, end);
     const auto level_start = std::chrono::steady_clock::now();
-    record.conversion_us = microseconds_between(convert_start, level_start);
+    record.conversion_us = converts ? microseconds_between(convert_start, level_start) : 0.0;
 
     strategies::LevelContext context{buffers_, level, begin, end, frontier_edges};
     if (!schedule_.empty()) context.max_levels = 1;  // the next level runs the next scheduled strategy
+    if (choice.priced) {  // a run the models chose stops where they price leaving cheaper
+      if (&strategy == block_strategy_) context.handback = block_handback_.table;
+      if (&strategy == dp_strategy_) context.handback = dp_handback_.table;
+    }
     const strategies::LevelOutcome outcome = strategy.run(context);
     const auto level_stop = std::chrono::steady_clock::now();
     const double run_us = microseconds_between(level_start, level_stop);
@@ -638,7 +821,6 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.device_us = outcome.device_us;
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, wall_us});
       observe(&strategy, state.frontier_edges, group, record.predicted_us, wall_us);
-      result.levels.push_back(std::move(record));
     } else {
       // A device-driven run: one record per level advanced, timed by the device's clock; the
       // first also carries the launch and the host synchronization. The records of the levels
@@ -655,10 +837,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.time_us = std::max(0.0, wall_us - later_us);
       observe(&strategy, state.frontier_edges, group, record.predicted_us, record.time_us);
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, record.time_us});
-      device_runs_.push_back({&strategy, result.levels.size(), end, edges_out_of_reached + frontier_edges,
+      device_runs_.push_back({&strategy, index, end, edges_out_of_reached + frontier_edges,
                               carried_levels_.size(), outcome.levels_advanced - 1, outcome.stop_reason});
       carried_levels_.insert(carried_levels_.end(), device_levels + 1, device_levels + outcome.levels_advanced);
-      result.levels.push_back(std::move(record));
     }
 
     edges_out_of_reached += outcome.edges_examined;
@@ -676,6 +857,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   } else {
     result.total_ms = microseconds_since(wall_start) / 1000.0;
   }
+  result.levels.resize(used);
   result.vertices_reached = end;
   result.edges_traversed = graph.directed() ? edges_out_of_reached : edges_out_of_reached / 2;
   for (const auto& [index, why] : pending_reasons_) {
@@ -690,6 +872,27 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
                    result.parents);
   result.result_ms = microseconds_since(collect_start) / 1000.0;
   learn_corrections();
+}
+
+LevelRecord& Executor::reuse_record(std::vector<LevelRecord>& levels, std::size_t index) {
+  if (index == levels.size()) return levels.emplace_back();
+  LevelRecord& record = levels[index];
+  // Every field back to its default, the strings and trials keeping their storage: no
+  // allocation a level once the vector has been through a BFS as long.
+  std::string strategy = std::move(record.strategy);
+  std::string reason = std::move(record.reason);
+  std::string runner_up = std::move(record.runner_up);
+  std::vector<StrategyTrial> trials = std::move(record.trials);
+  record = LevelRecord{};
+  strategy.clear();
+  reason.clear();
+  runner_up.clear();
+  trials.clear();
+  record.strategy = std::move(strategy);
+  record.reason = std::move(reason);
+  record.runner_up = std::move(runner_up);
+  record.trials = std::move(trials);
+  return record;
 }
 
 void Executor::expand_device_runs(BfsResult& result) {

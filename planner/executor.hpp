@@ -66,6 +66,7 @@ class Executor {
     std::size_t carried_levels[2] = {0, 0};
     double carried_us[2] = {0.0, 0.0};
     double future_us[2] = {0.0, 0.0};
+    bool host_run = false;  // continue_on_host: us[1] is the profile's best way off the host
   };
   static std::string format_reason(const ModelReason& why);
   struct Choice {
@@ -103,10 +104,17 @@ class Executor {
   static strategies::Location location_of(Place p) {
     return p == Place::HostFresh || p == Place::Host ? strategies::Location::Host : strategies::Location::Device;
   }
-  // Predicted conversion before s runs at state with the frontier at `from`; an upload moves
-  // upload_vertices visits (0 if none is needed or no model exists).
-  double conversion_us(const strategies::Strategy& s, Place from, const strategies::FrontierState& state,
-                       VertexId upload_vertices) const;
+  // A level's predicted conversions from `from`, whichever strategy runs it: the upload of
+  // upload_vertices visits (from the host), the download (from the device) and the
+  // queue-to-bitmap step (unless the bitmap is there); 0 where no model exists.
+  struct Conversions {
+    double upload_us = 0.0;
+    double to_host_us = 0.0;
+    double to_bitmap_us = 0.0;
+  };
+  Conversions conversions(Place from, const strategies::FrontierState& state, VertexId upload_vertices) const;
+  // What s pays of them before it runs.
+  static double conversion_us(const strategies::Strategy& s, Place from, const Conversions& c);
   // What finishing the BFS costs after s ran from `from` with profile level `next` still to
   // come: the levels a device-driven s carries (count and time, when asked for), then the cost
   // to go from where it stops.
@@ -115,6 +123,8 @@ class Executor {
 
   Choice choose(const strategies::FrontierState& state, const Placement& placement) const;
   Choice choose_by_rule(const strategies::FrontierState& state) const;
+  // Whether cpu_expand keeps a frontier already on the host (choice set when it does).
+  bool continue_on_host(const strategies::FrontierState& state, const Placement& placement, Choice& choice) const;
   Choice choose_by_model(const strategies::FrontierState& state, const Placement& placement, VertexId end) const;
   strategies::Strategy* find(const std::string& name) const;
   // Predicted conversion before s runs at state, from where placement has the visit state.
@@ -145,6 +155,11 @@ class Executor {
   void add_profile_features(strategies::FrontierState& state, std::size_t profile_level) const;
   // The sampled level that had discovered `visited` vertices (the last one if none had).
   std::size_t matching_profile_level(VertexId visited) const;
+  struct ProfileMatch {
+    VertexId visited = ~VertexId{0};
+    std::size_t level = 0;
+  };
+  mutable ProfileMatch matched_;  // the last match (a cache: the executor is not shared by threads)
   void prepare_lookahead();
   void execute_levels(VertexId source, BfsResult& result);
   void execute_exhaustive(VertexId source, BfsResult& result);
@@ -179,8 +194,9 @@ class Executor {
   const Resolved& model_of(const strategies::Strategy* s) const;
   // A level's predicted time by s (executor overhead and the online correction of its group
   // included).
-  double predict_level_us(const Resolved& model, const strategies::Strategy& s, const strategies::CostFeatures& f,
-                          EdgeOffset frontier_edges, int group) const;
+  // slot: the strategy's index in strategies_.
+  double predict_level_us(std::size_t slot, const strategies::CostFeatures& f, EdgeOffset frontier_edges,
+                          int group) const;
   // A level's predicted time inside a device-driven run of s (no launch or executor overhead;
   // the online correction of carried levels).
   double predict_carried_us(const strategies::Strategy& s, const strategies::CostFeatures& f,
@@ -215,12 +231,34 @@ class Executor {
   // record (predictions, online-correction observations and samples with them), after the BFS
   // was timed.
   void expand_device_runs(BfsResult& result);
+  // levels[index] reset to a default record (appended when index == levels.size()).
+  static LevelRecord& reuse_record(std::vector<LevelRecord>& levels, std::size_t index);
   // Lookahead over the sampled profile (prepare_lookahead): the cost to go from each profile
-  // level and place (value_), prefix sums by profile level of each device-driven strategy's
-  // continued-level time, and where a one_block run started at each level would stop.
+  // level and place (value_), and for each device-driven strategy its runs over the profile.
   std::vector<PlaceCosts> value_;
-  std::vector<double> block_prefix_, dp_prefix_;
-  std::vector<std::size_t> block_run_end_;
+  struct RunLookahead {
+    std::vector<double> prefix;    // by profile level: the carried levels' time before it
+    std::vector<std::size_t> end;  // where a run reaching the level stops (levels: it does not)
+    std::vector<double> leave;     // the cost to go from the level (device queue) without the run
+    std::size_t first_handback = 0;  // the first level a run reaching it hands back before (levels: none)
+    // The run carrying on from level at its best: its carried levels, then leaving.
+    double to_go(std::size_t level) const;
+  };
+  RunLookahead block_run_, dp_run_;
+  // By profile level: the cost to go without cpu_expand from the host, [0] before the BFS
+  // used the device, [1] after (continue_on_host).
+  std::vector<std::array<double, 2>> host_leave_;
+  // The runs' hand-back tables (HandbackTable): built from the lookahead, on the device, and
+  // the host copies they were uploaded from. Empty without models, a profile or a device.
+  struct HandbackBuffers {
+    HandbackModel model_host{};
+    std::vector<HandbackLevel> levels_host;
+    DeviceBuffer<HandbackModel> model;
+    DeviceBuffer<HandbackLevel> levels;
+    HandbackTable table;
+  };
+  HandbackBuffers block_handback_, dp_handback_;
+  void upload_handback();
   std::vector<VertexId> profile_visited_;  // by profile level: vertices discovered through it
 
   // Online correction (PlanOptions::online_correction): log factors by slot and class (sizes
@@ -268,6 +306,7 @@ class Executor {
   }
   void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
   std::vector<Correction> corrections_;  // parallel to strategies_
+  bool past_first_bfs_ = false;          // the first BFS since set_models teaches nothing
   std::vector<Observation> observations_;
 };
 

@@ -41,6 +41,40 @@ __global__ void scatter_visits(const std::uint32_t* __restrict__ stage, VertexId
   parent[v] = stage[2 * static_cast<std::uint64_t>(count) + i];
 }
 
+/// A BFS's first upload of at most kFusedVisits visits, in the kernel's parameters.
+constexpr VertexId kFusedVisits = 32;
+struct FusedVisits {
+  VertexId count;
+  VertexId order[kFusedVisits];
+  std::int32_t dist[kFusedVisits];
+  VertexId parent[kFusedVisits];
+};
+
+/// The first upload in one launch: writes every word of the visited bitmap (cleared but for the
+/// visits' bits; a thread per word), and thread 0 appends the visits to the order, sets their
+/// distances and parents and resets the level counters (to order_tail = visits.count). Replaces
+/// a memset, a copy and scatter_visits: after a pause each CUDA call costs 10-60 us more of host
+/// time (bench/idle_probe.cu, H100, 2026-11-22).
+__global__ void first_upload(FusedVisits visits, std::uint32_t* visited, std::size_t words, VertexId* order,
+                             std::int32_t* dist, VertexId* parent, LevelCounters* counters) {
+  const std::uint64_t w = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
+  if (w < words) {
+    std::uint32_t word = 0;
+    for (VertexId k = 0; k < visits.count; ++k) {
+      if ((visits.order[k] >> 5) == w) word |= 1u << (visits.order[k] & 31);
+    }
+    visited[w] = word;
+  }
+  if (w != 0) return;
+  *counters = LevelCounters{visits.count, 0u, {0ull, 0ull}, 0ull, 0u, 0u, 0u, 0u};
+  for (VertexId k = 0; k < visits.count; ++k) {
+    const VertexId v = visits.order[k];
+    order[k] = v;
+    dist[v] = visits.dist[k];
+    parent[v] = visits.parent[k];
+  }
+}
+
 /// Sets bit v of bits for every v in frontier[0, count).
 __global__ void scatter_frontier(const VertexId* __restrict__ frontier, VertexId count, std::uint32_t* bits) {
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
@@ -138,6 +172,22 @@ void BfsBuffers::start(VertexId source) {
 
 void BfsBuffers::move_to_device(VertexId begin, VertexId end) {
   const cudaStream_t s = stream();
+  if (!device_cleared_ && begin == 0 && end <= kFusedVisits) {
+    FusedVisits visits{};
+    visits.count = end;
+    for (VertexId k = 0; k < end; ++k) {
+      const VertexId v = h_order[k];
+      visits.order[k] = v;
+      visits.dist[k] = h_dist[v];
+      visits.parent[k] = h_parent[v];
+    }
+    const auto words = static_cast<VertexId>(visited_words);
+    first_upload<<<blocks_for(words), kThreads, 0, s>>>(visits, d_visited.data(), visited_words, d_order.data(),
+                                                        d_dist.data(), d_parent.data(), d_counters.data());
+    ABFS_CHECK_LAUNCH(s);
+    device_cleared_ = true;
+    return;
+  }
   if (!device_cleared_) {
     ABFS_CUDA_CHECK(cudaMemsetAsync(d_visited.data(), 0, d_visited.bytes(), s));
     device_cleared_ = true;

@@ -14,7 +14,8 @@
 // queue_to_bitmap() builds one from a queue slice when a bottom-up level follows a top-down one.
 //
 // Moving the BFS to the device uploads the visits the host made since the device last saw the
-// order (order ids, distances, parents: one packed copy and one scatter kernel). Moving it to the
+// order (order ids, distances, parents: one packed copy and one scatter kernel; a BFS's first
+// upload of at most 32 visits is one kernel, which also clears the bitmap). Moving it to the
 // host downloads only what a host expansion reads: the visited bitmap and the current frontier's
 // slice of the order. The ids, distances and parents of the other device-made visits stay on
 // the device and are gathered once, by collect(), after the BFS.
@@ -35,6 +36,58 @@ enum class DeviceStop : unsigned int {
   FrontierTooLarge = 1,  ///< the next frontier outgrew the block queue (handed over, nothing lost)
   LevelCap = 2,          ///< the caller's level budget (or the level log) is used up
   LaunchFailed = 3,      ///< a device-side launch failed (the host throws CudaError)
+  Handback = 4,          ///< the cost models price finishing off the run below carrying on (HandbackTable)
+};
+
+/// A level's predicted microseconds as fixed + per_vertex * frontier vertices + per_edge *
+/// frontier arcs.
+struct AffineCost {
+  float fixed;
+  float per_vertex;
+  float per_edge;
+};
+
+/// Size classes of a frontier's arcs for the hand-back decision: [0, 4), [4, 16), ... by powers
+/// of 4, the last open-ended (the executor's online-correction classes).
+constexpr int kHandbackClasses = 12;
+
+/// The size class (0 .. kHandbackClasses - 1) of a frontier with `arcs` arcs.
+__host__ __device__ inline int arcs_size_class(EdgeOffset arcs) {
+  int c = 0;
+  for (EdgeOffset x = arcs; x >= 4 && c < kHandbackClasses - 1; x >>= 2) ++c;
+  return c;
+}
+
+/// The planner's fitted cost models as a device-driven run evaluates them at each level it could
+/// stop before (Executor::prepare_lookahead builds it, one per run-carrying strategy). Every
+/// model is affine in the frontier's vertices and arcs within a size class, its online
+/// correction included, so the device evaluates exactly what the host would.
+struct HandbackModel {
+  AffineCost stay[2][kHandbackClasses];  ///< a level the run carries: [0] one-block loop, [1] grid level
+  /// The host's level after a hand-back (cpu_expand with the frontier's download); fixed is
+  /// +inf where the host does not apply.
+  AffineCost host[kHandbackClasses];
+};
+
+/// One level of the planner's sampled BFS profile, as the hand-back decision reads it. A run at a
+/// frontier whose visit order ends at `visited` is matched to the first profile level that had
+/// discovered at least as many vertices (the executor's matching_profile_level).
+struct HandbackLevel {
+  unsigned int visited;  ///< vertices discovered through this profile level
+  float stay_after;      ///< us: the run carrying on from the next profile level, at best
+  float leave;           ///< us: finishing from this level without the run (the planner's other choices)
+  float host_after;      ///< us: finishing from the next profile level with the frontier on the host
+};
+
+/// Device pointers to a hand-back table (nullptr model: the run never hands back).
+struct HandbackTable {
+  const HandbackModel* model = nullptr;
+  const HandbackLevel* levels = nullptr;
+  unsigned int level_count = 0;
+  /// Only levels whose visit order ends beyond this many vertices are priced: the lookahead
+  /// found no hand-back before (its first one, two profile levels early). Pricing every level
+  /// of a long run cost ~0.25 us of ~3 (luxembourg_osm, H100, 2026-11-22).
+  unsigned int price_from = 0;
 };
 
 /// Device-written counters, copied back in one transfer.
@@ -88,7 +141,8 @@ class BfsBuffers {
   /// lazily at the first move to the device) and makes order[0] = source.
   void start(VertexId source);
   /// Uploads the host's visits order[begin, end) (ids, distances, parents) and sets the
-  /// device's order tail to end. Async on stream: one copy and one kernel.
+  /// device's order tail to end. Async on stream: one copy and one kernel (the BFS's first
+  /// upload, of at most 32 visits: one kernel).
   void move_to_device(VertexId begin, VertexId end);
   /// Hands the BFS back to the host after the device made the visits order[begin, end):
   /// downloads the visited bitmap and the frontier order[frontier_begin, end); the rest stays on

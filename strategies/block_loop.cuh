@@ -50,6 +50,10 @@ struct BlockLoopArgs {
   /// ceil(|V|/32) when the visited bitmap is copied into shared memory for the run (the claims
   /// are then shared-memory atomics, and the bitmap is written back at the end); 0 otherwise.
   unsigned int shared_visited_words;
+  /// The cost models the run stops by (no model: it never hands back), and the profile level
+  /// it last matched (levels only grow, so the match moves forward from there).
+  detail::HandbackTable handback;
+  unsigned int profile_cursor;
 };
 
 /// Where the loop stopped: the frontier order[frontier_begin, frontier_end) of level, with
@@ -61,6 +65,7 @@ struct BlockLoopEnd {
   int level;
   unsigned int log_index;
   detail::DeviceStop stop;
+  unsigned int profile_cursor;  ///< BlockLoopArgs::profile_cursor where the loop stopped
 };
 
 /// Whether a frontier of frontier_size vertices and frontier_edges arcs stays in the loop.
@@ -73,6 +78,32 @@ __device__ __forceinline__ unsigned long long global_ns() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
+}
+
+/// The profile level of t matching a visit order that ends at `visited`: the first that had
+/// discovered as many vertices (the last one if none had), searched forward from cursor.
+__device__ __forceinline__ unsigned int match_profile_level(const detail::HandbackTable& t, unsigned int cursor,
+                                                            VertexId visited) {
+  while (cursor + 1 < t.level_count && t.levels[cursor].visited < visited) ++cursor;
+  return cursor;
+}
+
+__device__ __forceinline__ float affine_us(const detail::AffineCost& c, VertexId vertices, EdgeOffset arcs) {
+  return c.fixed + c.per_vertex * static_cast<float>(vertices) + c.per_edge * static_cast<float>(arcs);
+}
+
+/// The hand-back decision before a run expands a frontier of `vertices` and `arcs` matched to
+/// profile level `at`: whether finishing the BFS off the run (the host expanding this frontier,
+/// or the planner's other choices) is predicted cheaper than the run carrying this level
+/// (stay: its kernel's costs by size class) and then going on at its best. The executor's
+/// lookahead makes the same comparison over the profile (Executor::prepare_lookahead).
+__device__ __forceinline__ bool leave_is_cheaper(const detail::AffineCost* stay, const detail::AffineCost* host,
+                                                 const detail::HandbackLevel& at, VertexId vertices,
+                                                 EdgeOffset arcs) {
+  const int c = detail::arcs_size_class(arcs);
+  const float carry = affine_us(stay[c], vertices, arcs) + at.stay_after;
+  const float to_host = affine_us(host[c], vertices, arcs) + at.host_after;
+  return fminf(to_host, at.leave) < carry;
 }
 
 /// Claims v for the next level (level + 1) with parent u and pushes it into the w-queue of lane
@@ -100,6 +131,8 @@ __device__ __forceinline__ void claim_and_push(const BlockLoopArgs& a, std::uint
 /// condition or until log_limit records exist. Must be called by all kBlockThreads threads of a
 /// one-block grid with block_loop_shared_bytes(a) bytes of dynamic shared memory. start_ns: when
 /// the first level started (its launch included). The result is the same in every thread.
+/// With a hand-back table, every level after the first is first priced (leave_is_cheaper, the
+/// one-block costs stay[0]); the run stops before it with DeviceStop::Handback when leaving wins.
 ///
 /// A level's arcs are summed before it is expanded, from the row offsets the expansion loads
 /// anyway, so no lookup of the new vertices' degrees sits on the critical path of the level that
@@ -124,6 +157,14 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   __shared__ unsigned long long level_edges[2];  // arcs out of the frontier being expanded, by parity
   using WarpScan = cub::WarpScan<unsigned int>;
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
+  __shared__ detail::AffineCost handback_stay[detail::kHandbackClasses];  // the model's, read once
+  __shared__ detail::AffineCost handback_host[detail::kHandbackClasses];
+  const bool handback = a.handback.model != nullptr;
+  unsigned int profile_cursor = a.profile_cursor;
+  if (handback && threadIdx.x < detail::kHandbackClasses) {
+    handback_stay[threadIdx.x] = a.handback.model->stay[0][threadIdx.x];
+    handback_host[threadIdx.x] = a.handback.model->host[threadIdx.x];
+  }
 
   const unsigned int lane = threadIdx.x % 32;
   const unsigned int first_log_index = log_index;
@@ -145,8 +186,21 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   VertexId tail = frontier_end;
   unsigned long long level_start = start_ns;
   BlockLoopEnd end{};
+  // The hand-back's profile level for the frontier being expanded, in every thread's registers:
+  // the next entry is loaded while phase 3 writes the order, so that matching the next level
+  // rarely waits for a load (a dependent L2 load at the head of every level cost ~0.6 us a
+  // level on luxembourg_osm, H100, 2026-11-22).
+  // Levels before price_from are not priced (the lookahead found no hand-back there), so the
+  // profile is followed only from there on: tracking.
+  detail::HandbackLevel at{};
+  bool tracking = handback && tail > a.handback.price_from;
+  if (tracking) {
+    profile_cursor = match_profile_level(a.handback, profile_cursor, tail);
+    at = a.handback.levels[profile_cursor];
+  }
   for (;;) {
     const unsigned int parity = static_cast<unsigned int>(level) & 1u;
+    const bool priced = tracking && log_index > first_log_index;
     // 1a. The frontier's arcs, from the row offsets its expansion reads anyway (they stay in L1):
     //     a frontier with more arcs than one SM should take ends the run before it is expanded.
     unsigned long long arcs = 0;
@@ -161,7 +215,12 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     const EdgeOffset frontier_arcs = level_edges[parity];
     if (log_index > first_log_index && frontier_arcs > a.max_frontier_edges) {  // uniform
       end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index,
-                         detail::DeviceStop::FrontierTooLarge};
+                         detail::DeviceStop::FrontierTooLarge, profile_cursor};
+      break;
+    }
+    if (priced && leave_is_cheaper(handback_stay, handback_host, at, frontier_size, frontier_arcs)) {  // uniform
+      end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index, detail::DeviceStop::Handback,
+                         profile_cursor};
       break;
     }
 
@@ -218,6 +277,8 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     // 3. w-queues -> b-queue (row-major reads: consecutive threads, consecutive banks) and the
     //    visit order; spills after them.
     const VertexId next_size = queued + spilled;
+    detail::HandbackLevel next_at = at;
+    if (tracking && profile_cursor + 1 < a.handback.level_count) next_at = a.handback.levels[profile_cursor + 1];
     for (unsigned int idx = threadIdx.x; idx < longest_wqueue * kWQueues; idx += kBlockThreads) {
       const unsigned int q = idx % kWQueues;
       const unsigned int j = idx / kWQueues;
@@ -242,7 +303,19 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     const VertexId next_begin = tail;
     tail += next_size;
     frontier_size = next_size;
-    end = BlockLoopEnd{next_begin, tail, 0, level, log_index, detail::DeviceStop::FrontierEmpty};
+    if (tracking && at.visited < tail && profile_cursor + 1 < a.handback.level_count) {
+      ++profile_cursor;
+      at = next_at;
+      if (at.visited < tail) {  // the BFS outran the profile by more than a level
+        profile_cursor = match_profile_level(a.handback, profile_cursor, tail);
+        at = a.handback.levels[profile_cursor];
+      }
+    } else if (handback && !tracking && tail > a.handback.price_from) {
+      tracking = true;
+      profile_cursor = match_profile_level(a.handback, profile_cursor, tail);
+      at = a.handback.levels[profile_cursor];
+    }
+    end = BlockLoopEnd{next_begin, tail, 0, level, log_index, detail::DeviceStop::FrontierEmpty, profile_cursor};
     if (next_size == 0) break;
     if (spilled_any || next_size > kWQueues * capacity) {
       end.stop = detail::DeviceStop::FrontierTooLarge;
@@ -292,7 +365,7 @@ inline BlockLoopArgs block_loop_args(detail::BfsBuffers& b, const BlockLoopConfi
   return BlockLoopArgs{b.d_graph.row_offsets.data(), b.d_graph.column_indices.data(), b.d_visited.data(),
                        b.d_dist.data(), b.d_parent.data(), b.d_order.data(), b.d_scratch(), b.d_counters.data(),
                        b.d_level_log.data(), b.h_level_log.data(), config.wqueue_capacity, config.max_frontier_edges,
-                       shared_visited_words};
+                       shared_visited_words, detail::HandbackTable{}, 0u};
 }
 
 /// Host side of a device-driven run launched on c's stream after start: downloads the counters
@@ -329,6 +402,9 @@ inline LevelOutcome read_device_run(const LevelContext& c, const detail::Event& 
       break;
     case detail::DeviceStop::LevelCap:
       out.stop_reason = "level budget used up";
+      break;
+    case detail::DeviceStop::Handback:
+      out.stop_reason = "the cost models price finishing off the run cheaper";
       break;
     default:
       out.stop_reason = nullptr;

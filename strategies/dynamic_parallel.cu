@@ -13,13 +13,16 @@
 //    b-queue per block in shared memory and one global atomic per block. The last block to finish (a
 //    ticket counter) reads the new frontier's size and arcs and tail-launches either another
 //    dp_grid_level sized for the new frontier or, when the frontier fits, dp_block_levels.
-// The run ends when the frontier is empty or the level budget (or level log) is used up.
+// The run ends when the frontier is empty or the level budget (or level log) is used up, or,
+// with the planner's hand-back table, before a level that its fitted models price cheaper off
+// the run (the host, or a bottom-up step): the models are evaluated on the device, in the
+// one-block loop and in the last block of a grid level, before each level after the first.
 //
 // Wins for mid-size frontiers over many levels, where host round trips would dominate. A tail
 // launch costs ~11 us per link on the H100 (brief, 2026-11), no better than the host's ~15 us
-// round trip, so the one-block loop carries the small levels. Decisions on the device are
-// simple thresholds; there is no bottom-up step, and edges are balanced only coarsely (thread,
-// warp or block per vertex by its degree).
+// round trip, so the one-block loop carries the small levels. The kernel for a level is chosen
+// by thresholds; there is no bottom-up step (it hands over to one), and edges are balanced only
+// coarsely (thread, warp or block per vertex by its degree).
 // Cost features: 1 host launch + 1 host round trip per run; per grid level one device launch,
 // the frontier's arcs scanned, one atomic per arc and per block.
 // @see Luo, Wong, Hwu, DAC 2010 (hierarchical kernel arrangement); NVIDIA, CUDA Programming
@@ -95,10 +98,22 @@ __global__ void __launch_bounds__(kBlockThreads)
     finish(a, end.log_index, end.level, end.frontier_edges, end.stop, cudaSuccess);
     return;
   }
-  c->next_edges[static_cast<unsigned int>(end.level) & 1u] = 0;  // the grid level accumulates here
   const VertexId size = end.frontier_end - end.frontier_begin;
+  const detail::HandbackTable& t = a.loop.handback;
+  if (t.model != nullptr && end.frontier_end > t.price_from &&
+      detail_block::leave_is_cheaper(t.model->stay[1], t.model->host,
+                                     t.levels[detail_block::match_profile_level(t, end.profile_cursor,
+                                                                                end.frontier_end)],
+                                     size, end.frontier_edges)) {
+    finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::Handback, cudaSuccess);
+    return;
+  }
+  c->next_edges[static_cast<unsigned int>(end.level) & 1u] = 0;  // the grid level accumulates here
+  DpArgs next = a;
+  next.loop.profile_cursor = end.profile_cursor;
   dp_grid_level<<<grid_blocks(size, end.frontier_edges), kGridThreads, 0, cudaStreamTailLaunch>>>(
-      a, end.frontier_begin, end.frontier_end, end.frontier_edges, end.level, end.log_index, detail_block::global_ns());
+      next, end.frontier_begin, end.frontier_end, end.frontier_edges, end.level, end.log_index,
+      detail_block::global_ns());
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess) finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::LaunchFailed, error);
 }
@@ -239,12 +254,24 @@ __global__ void __launch_bounds__(kGridThreads)
     finish(a, levels, level + 1, next_edges, detail::DeviceStop::LevelCap, cudaSuccess);
     return;
   }
-  if (detail_block::fits_block_queue(next_size, next_edges, a.loop.wqueue_capacity, a.loop.max_frontier_edges)) {
-    dp_block_levels<<<1, kBlockThreads, a.block_shared_bytes, cudaStreamTailLaunch>>>(a, frontier_end, tail,
+  const bool fits =
+      detail_block::fits_block_queue(next_size, next_edges, a.loop.wqueue_capacity, a.loop.max_frontier_edges);
+  DpArgs next = a;
+  const detail::HandbackTable& t = a.loop.handback;
+  if (t.model != nullptr && tail > t.price_from) {  // the hand-back decision, as the block loop makes it
+    next.loop.profile_cursor = detail_block::match_profile_level(t, a.loop.profile_cursor, tail);
+    if (detail_block::leave_is_cheaper(t.model->stay[fits ? 0 : 1], t.model->host, t.levels[next.loop.profile_cursor],
+                                       next_size, next_edges)) {
+      finish(a, levels, level + 1, next_edges, detail::DeviceStop::Handback, cudaSuccess);
+      return;
+    }
+  }
+  if (fits) {
+    dp_block_levels<<<1, kBlockThreads, a.block_shared_bytes, cudaStreamTailLaunch>>>(next, frontier_end, tail,
                                                                                      level + 1, levels, now);
   } else {
     dp_grid_level<<<grid_blocks(next_size, next_edges), kGridThreads, 0, cudaStreamTailLaunch>>>(
-        a, frontier_end, tail, next_edges, level + 1, levels, now);
+        next, frontier_end, tail, next_edges, level + 1, levels, now);
   }
   const cudaError_t error = cudaGetLastError();
   if (error != cudaSuccess) finish(a, levels, level + 1, next_edges, detail::DeviceStop::LaunchFailed, error);
@@ -307,6 +334,7 @@ class DynamicParallel final : public Strategy {
     DpArgs args{detail_block::block_loop_args(c.buffers, config_.block_loop, shared_visited_words_),
                 static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity)),
                 block_shared_bytes_};
+    args.loop.handback = c.handback;
     const VertexId size = c.frontier_end - c.frontier_begin;
     start_.record(s);
     if (fits(size, c.frontier_edges)) {  // start_ns 0: the kernel stamps its own start

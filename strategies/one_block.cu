@@ -8,7 +8,8 @@
 // Wins when the frontier stays small for many levels (road networks, meshes, the first and last
 // levels of any graph): a level costs a few dependent loads and three barriers, not a launch and
 // a host round trip. Hands over (with the level complete in the visit order) when the frontier
-// outgrows the b-queue or has more arcs than BlockLoopConfig::max_frontier_edges.
+// outgrows the b-queue or has more arcs than BlockLoopConfig::max_frontier_edges, or when the
+// planner's fitted models, evaluated on the device before each level, price leaving cheaper.
 // Cost features: 1 launch + 1 host round trip per run; per level, 3 barriers and the frontier's
 // arcs scanned by one SM.
 // @see Luo, Wong, Hwu, "An effective GPU implementation of breadth-first search", DAC 2010
@@ -84,7 +85,8 @@ class OneBlock final : public Strategy {
                             std::to_string(kWQueuesTotal * config_.wqueue_capacity) + "-slot block queue");
     }
     const cudaStream_t s = c.buffers.stream();
-    const BlockLoopArgs args = detail_block::block_loop_args(c.buffers, config_, shared_visited_words_);
+    BlockLoopArgs args = detail_block::block_loop_args(c.buffers, config_, shared_visited_words_);
+    args.handback = c.handback;
     const auto log_limit =
         static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity));
     start_.record(s);

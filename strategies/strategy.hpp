@@ -101,6 +101,9 @@ struct LevelContext {
   EdgeOffset frontier_edges = 0;
   /// Device-driven strategies advance at most this many levels (>= 1) before returning.
   int max_levels = 1 << 30;
+  /// Device-driven strategies: the cost models they stop by when finishing off the run is
+  /// cheaper (no model: they run until the frontier empties or no longer fits).
+  detail::HandbackTable handback{};
 };
 
 /// What a strategy did. A device-driven run advances several levels: the frontier it stops at

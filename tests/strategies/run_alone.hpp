@@ -10,6 +10,8 @@
 #include <doctest/doctest.h>
 
 #include <set>
+#include <string>
+#include <vector>
 
 namespace abfs::test {
 
@@ -17,6 +19,12 @@ struct AloneRun {
   BfsResult result;
   unsigned int overflow_pushes = 0;
   int runs = 0;              ///< calls of the strategy under test
+  struct Call {
+    int level;         ///< where it started
+    int levels;        ///< levels it advanced
+    std::string stop;  ///< its stop reason ("" if the BFS ended)
+  };
+  std::vector<Call> calls;  ///< each call of the strategy under test
   int levels = 0;            ///< levels it advanced
   int fallback_levels = 0;   ///< levels the fallback advanced
   std::set<std::string> stop_reasons;   ///< hand-overs of device-driven runs
@@ -25,8 +33,9 @@ struct AloneRun {
 
 /// BFS from source with strategy (fallback where it is not applicable; REQUIREs one then).
 /// The state starts on the device. Checks that multi-level runs account for their levels.
+/// handback: the table the strategy's runs stop by (none by default).
 inline AloneRun run_alone(const Graph& g, VertexId source, strategies::Strategy& strategy,
-                          strategies::Strategy* fallback = nullptr) {
+                          strategies::Strategy* fallback = nullptr, detail::HandbackTable handback = {}) {
   detail::BfsBuffers buffers(g, true);
   strategy.prepare(buffers);
   if (fallback != nullptr) fallback->prepare(buffers);
@@ -53,6 +62,7 @@ inline AloneRun run_alone(const Graph& g, VertexId source, strategies::Strategy&
       buffers.queue_to_bitmap(begin, end, static_cast<unsigned int>(level) & 1u);
     }
     strategies::LevelContext context{buffers, level, begin, end, edges};
+    if (mine) context.handback = handback;
     const strategies::LevelOutcome out = s.run(context);
     REQUIRE(out.levels_advanced >= 1);
     VertexId next_begin = end;
@@ -71,6 +81,7 @@ inline AloneRun run_alone(const Graph& g, VertexId source, strategies::Strategy&
     if (mine) {
       ++run.runs;
       run.levels += out.levels_advanced;
+      run.calls.push_back({level, out.levels_advanced, out.stop_reason != nullptr ? out.stop_reason : ""});
     } else {
       run.fallback_levels += out.levels_advanced;
     }

@@ -3,7 +3,15 @@
 
 #include "strategies/run_alone.hpp"
 
+#include <abfs/graph.hpp>
+
 #include <doctest/doctest.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -116,6 +124,97 @@ TEST_CASE("dynamic_parallel runs the whole BFS in one host launch, mixing block 
   }
   CHECK(kernels.count(0) == 1);  // one-block loop levels
   CHECK(kernels.count(1) == 1);  // tail-launched grid levels
+}
+
+/// A hand-back table on the device: every size class of the run's kernels costs `stay` us a
+/// level and the host `host` us; profile levels as given.
+struct DeviceHandback {
+  abfs::detail::DeviceBuffer<abfs::detail::HandbackModel> model{1};
+  abfs::detail::DeviceBuffer<abfs::detail::HandbackLevel> levels;
+  DeviceHandback(float stay, float host, const std::vector<abfs::detail::HandbackLevel>& profile)
+      : levels(profile.size()) {
+    abfs::detail::HandbackModel m{};
+    for (int c = 0; c < abfs::detail::kHandbackClasses; ++c) {
+      m.stay[0][c] = m.stay[1][c] = {stay, 0.0f, 0.0f};
+      m.host[c] = {host, 0.0f, 0.0f};
+    }
+    REQUIRE(cudaMemcpy(model.data(), &m, sizeof m, cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemcpy(levels.data(), profile.data(), levels.bytes(), cudaMemcpyHostToDevice) == cudaSuccess);
+  }
+  abfs::detail::HandbackTable table() const {
+    return {model.data(), levels.data(), static_cast<unsigned int>(levels.size())};
+  }
+};
+
+/// Levels a run from the source carries before a table that hands back once more than `limit`
+/// vertices are discovered: it stops before the first level L >= 1 whose visit order (the
+/// vertices at distance <= L) is longer.
+int levels_before_limit(const abfs::BfsTree& reference, std::size_t limit) {
+  std::vector<std::size_t> per_distance;
+  for (const std::int32_t d : reference.distances) {
+    if (d < 0) continue;
+    if (per_distance.size() <= static_cast<std::size_t>(d)) per_distance.resize(static_cast<std::size_t>(d) + 1, 0);
+    ++per_distance[static_cast<std::size_t>(d)];
+  }
+  std::size_t visited = per_distance[0];
+  for (std::size_t level = 1; level < per_distance.size(); ++level) {
+    visited += per_distance[level];
+    if (visited > limit) return static_cast<int>(level);
+  }
+  return static_cast<int>(per_distance.size());
+}
+
+TEST_CASE("one_block and dynamic_parallel hand back before the levels their hand-back table prices cheaper "
+          "off the run") {
+  constexpr float kNever = std::numeric_limits<float>::infinity();
+  constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
+  const std::string reason = "the cost models price finishing off the run cheaper";
+  auto pq = s::make_privatized_queue();
+  s::DynamicParallelConfig tiny;
+  tiny.block_loop.wqueue_capacity = 1;  // grid levels decide in their last block
+  std::vector<std::pair<std::string, std::unique_ptr<s::Strategy>>> runs;
+  runs.emplace_back("one_block", s::make_one_block());
+  runs.emplace_back("dynamic_parallel", s::make_dynamic_parallel());
+  runs.emplace_back("dynamic_parallel, 32-vertex block queue", s::make_dynamic_parallel(tiny));
+  // Leaving always wins (the planner's other choices cost 0): every run carries one level.
+  const DeviceHandback always(1.0f, kNever, {{kAll, 0.0f, 0.0f, 0.0f}});
+  // Leaving never wins: the table changes nothing.
+  const DeviceHandback never(1.0f, kNever, {{kAll, 0.0f, kNever, 0.0f}});
+  for (const auto& [name, strategy] : runs) {
+    CAPTURE(name);
+    for (const auto& c : all_small_graphs()) {
+      CAPTURE(c.name);
+      const abfs::BfsTree reference = abfs::reference_bfs(c.graph, c.source);
+      s::Strategy* fallback = name == "one_block" ? pq.get() : nullptr;
+      const AloneRun each = run_alone(c.graph, c.source, *strategy, fallback, always.table());
+      abfs::test::check_bfs(c.graph, c.source, each.result, reference);
+      for (const AloneRun::Call& call : each.calls) CHECK(call.levels == 1);
+      if (each.runs > 1) CHECK(each.stop_reasons.count(reason) == 1);
+      const AloneRun none = run_alone(c.graph, c.source, *strategy, fallback, never.table());
+      abfs::test::check_bfs(c.graph, c.source, none.result, reference);
+      CHECK(none.stop_reasons.count(reason) == 0);
+      // Two profile levels: up to half the reachable vertices nothing beats the run; past them
+      // the host does (its level 0 us and nothing after, against 1 us a level on the device).
+      const auto reached = std::count_if(reference.distances.begin(), reference.distances.end(),
+                                         [](std::int32_t d) { return d >= 0; });
+      const auto half = static_cast<unsigned int>(reached / 2);
+      const DeviceHandback by_host(1.0f, 0.0f, {{half, 0.0f, kNever, kNever}, {kAll, 0.0f, kNever, 0.0f}});
+      const AloneRun host = run_alone(c.graph, c.source, *strategy, fallback, by_host.table());
+      abfs::test::check_bfs(c.graph, c.source, host.result, reference);
+      if (host.calls.empty() || host.calls[0].level != 0) continue;  // one_block did not fit level 0
+      const AloneRun::Call& first = host.calls[0];
+      const int expected = levels_before_limit(reference, half);
+      CAPTURE(first.stop);
+      if (first.stop == reason || first.stop.empty()) {
+        CHECK(first.levels == expected);
+      } else {
+        CHECK(first.levels < expected);  // the frontier outgrew the queue first
+      }
+      for (const AloneRun::Call& call : host.calls) {
+        if (call.level >= expected) CHECK(call.levels == 1);  // past the limit, no run carries a level
+      }
+    }
+  }
 }
 
 TEST_CASE("every device strategy alone is correct on every real graph (skipped without ../shared/data)") {
