@@ -97,9 +97,8 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
 }
 
 int Executor::size_class(EdgeOffset size, int group) {
-  int c = 0;
-  for (EdgeOffset x = size; x >= 4 && c < kSizeClasses - 1; x >>= 2) ++c;
-  return group * kSizeClasses + c;
+  static_assert(kSizeClasses == kHandbackClasses, "the device prices by the correction's classes");
+  return group * kSizeClasses + arcs_size_class(size);
 }
 
 std::size_t Executor::correction_slot(const strategies::Strategy* s) const {

@@ -131,8 +131,9 @@ __device__ __forceinline__ void claim_and_push(const BlockLoopArgs& a, std::uint
 /// condition or until log_limit records exist. Must be called by all kBlockThreads threads of a
 /// one-block grid with block_loop_shared_bytes(a) bytes of dynamic shared memory. start_ns: when
 /// the first level started (its launch included). The result is the same in every thread.
-/// With a hand-back table, every level after the first is first priced (leave_is_cheaper, the
-/// one-block costs stay[0]); the run stops before it with DeviceStop::Handback when leaving wins.
+/// With a hand-back table, every level after the first whose visit order ends beyond
+/// HandbackTable::price_from is first priced (leave_is_cheaper, the one-block costs stay[0]); the
+/// run stops before it with DeviceStop::Handback when leaving wins.
 ///
 /// A level's arcs are summed before it is expanded, from the row offsets the expansion loads
 /// anyway, so no lookup of the new vertices' degrees sits on the critical path of the level that

@@ -16,7 +16,8 @@
 // The run ends when the frontier is empty or the level budget (or level log) is used up, or,
 // with the planner's hand-back table, before a level that its fitted models price cheaper off
 // the run (the host, or a bottom-up step): the models are evaluated on the device, in the
-// one-block loop and in the last block of a grid level, before each level after the first.
+// one-block loop and in the last block of a grid level, before each level after the first from
+// HandbackTable::price_from on.
 //
 // Wins for mid-size frontiers over many levels, where host round trips would dominate. A tail
 // launch costs ~11 us per link on the H100 (brief, 2026-11), no better than the host's ~15 us

@@ -9,7 +9,8 @@
 // levels of any graph): a level costs a few dependent loads and three barriers, not a launch and
 // a host round trip. Hands over (with the level complete in the visit order) when the frontier
 // outgrows the b-queue or has more arcs than BlockLoopConfig::max_frontier_edges, or when the
-// planner's fitted models, evaluated on the device before each level, price leaving cheaper.
+// planner's fitted models, evaluated on the device before each level (from
+// HandbackTable::price_from on), price leaving cheaper.
 // Cost features: 1 launch + 1 host round trip per run; per level, 3 barriers and the frontier's
 // arcs scanned by one SM.
 // @see Luo, Wong, Hwu, "An effective GPU implementation of breadth-first search", DAC 2010
