@@ -69,8 +69,8 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   entry.host_threads = omp_get_max_threads();
   entry.calibration = patient ? "patient" : "quick";
   entry.measurements = detail::measure_device_probes(patient, [&](const std::string& step) { progress(0.0, step); });
-  progress(probe_share * 0.9, "device-side tail-launch chain");
-  entry.measurements["tail_launch_us"] = strategies::probe_tail_launch_us(patient ? 2000 : 500);
+  progress(probe_share * 0.9, "level-loop mechanisms: tail launch, device graph launch, graph WHILE node");
+  for (const auto& [name, us] : strategies::probe_level_loop_mechanisms(patient)) entry.measurements[name] = us;
 
   std::vector<detail::CostSample> samples;
   for (std::size_t g = 0; g < graphs.size(); ++g) {

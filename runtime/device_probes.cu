@@ -2,7 +2,8 @@
 // launch latency, the host round trip, one block's barrier cost, streaming bandwidth, random
 // gathers and atomics from L2 and from DRAM, and pinned transfers. Each is timed with CUDA events
 // (or the host clock where the host's view is the point) after a warm-up; medians of repetitions.
-// The tail-launch chain is probed in strategies/dynamic_parallel.cu (it needs the device runtime).
+// The device-driven level-loop mechanisms (tail launch, device graph launch, graph WHILE nodes) are
+// probed in strategies/level_loop_probes.cu (they need the device runtime).
 
 #include "runtime/device_probes.hpp"
 

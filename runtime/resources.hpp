@@ -144,6 +144,52 @@ class Event {
   cudaEvent_t event_ = nullptr;
 };
 
+/// Owns a CUDA graph and, once instantiated, its executable graph.
+class CudaGraph {
+ public:
+  CudaGraph() { ABFS_CUDA_CHECK(cudaGraphCreate(&graph_, 0)); }
+  CudaGraph(CudaGraph&& other) noexcept
+      : graph_(std::exchange(other.graph_, nullptr)), exec_(std::exchange(other.exec_, nullptr)) {}
+  CudaGraph& operator=(CudaGraph&&) = delete;
+  CudaGraph(const CudaGraph&) = delete;
+  ~CudaGraph() {
+    if (exec_ != nullptr) ABFS_CUDA_CHECK_NOTHROW(cudaGraphExecDestroy(exec_));
+    if (graph_ != nullptr) ABFS_CUDA_CHECK_NOTHROW(cudaGraphDestroy(graph_));
+  }
+  cudaGraph_t get() const noexcept { return graph_; }
+  /// The executable graph, or null before instantiate().
+  cudaGraphExec_t exec() const noexcept { return exec_; }
+  /// Instantiates the graph (flags as cudaGraphInstantiateWithFlags: cudaGraphInstantiateFlagDeviceLaunch for a
+  /// graph the device launches) and uploads it to stream. @throws CudaError.
+  cudaGraphExec_t instantiate(unsigned long long flags, cudaStream_t stream) {
+    ABFS_CUDA_CHECK(cudaGraphInstantiateWithFlags(&exec_, graph_, flags));
+    ABFS_CUDA_CHECK(cudaGraphUpload(exec_, stream));
+    return exec_;
+  }
+
+ private:
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+/// Adds to graph, after dependency (none if null), a kernel node that runs
+/// kernel<<<blocks, threads, shared_bytes>>>(args...); returns the node. @throws CudaError.
+template <class... Args>
+cudaGraphNode_t add_kernel_node(cudaGraph_t graph, cudaGraphNode_t dependency, void (*kernel)(Args...), dim3 blocks,
+                                dim3 threads, unsigned int shared_bytes, Args... args) {
+  void* params[] = {&args..., nullptr};
+  cudaKernelNodeParams p{};
+  p.func = reinterpret_cast<void*>(kernel);
+  p.gridDim = blocks;
+  p.blockDim = threads;
+  p.sharedMemBytes = shared_bytes;
+  p.kernelParams = params;
+  cudaGraphNode_t node = nullptr;
+  ABFS_CUDA_CHECK(cudaGraphAddKernelNode(&node, graph, dependency != nullptr ? &dependency : nullptr,
+                                         dependency != nullptr ? 1 : 0, &p));
+  return node;
+}
+
 /// Milliseconds between two recorded events; both must have completed.
 double elapsed_ms(const Event& start, const Event& stop);
 

@@ -10,7 +10,9 @@
 #include "runtime/bfs_buffers.hpp"
 
 #include <array>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace abfs::strategies {
@@ -191,8 +193,13 @@ struct DynamicParallelConfig {
 };
 std::unique_ptr<Strategy> make_dynamic_parallel(const DynamicParallelConfig& config);
 
-/// Calibration probe: microseconds per link of a chain of `links` device-side tail launches
-/// (median of 5 chains, CUDA events). @throws CudaError.
-double probe_tail_launch_us(unsigned int links);
+/// Calibration probes of the mechanisms a device-driven level loop can link levels with, in
+/// microseconds per level (CUDA-event medians of 5 chains of 500 levels, 2,000 if patient), for a
+/// one-block level and, with suffix "_grid", a level of 8 blocks per SM: tail_launch_us (a
+/// device-side cudaStreamTailLaunch chain), device_graph_launch_us (a graph relaunching itself
+/// from the device: what dynamic_parallel links its levels by), graph_while_us (a graph WHILE
+/// conditional node over the level kernel), graph_kernel_node_us (a replayed chain of kernel
+/// nodes, nothing decided on the device). @throws CudaError, also when a chain stops early.
+std::map<std::string, double> probe_level_loop_mechanisms(bool patient);
 
 }  // namespace abfs::strategies

@@ -162,9 +162,10 @@ struct CalibrationOptions {
   std::function<void(double fraction, const std::string& what)> progress;
 };
 
-/// Measures the device (launch latency, host round trip, device-side tail launch, one-block
-/// barrier cost, streaming bandwidth, random gathers and atomics from L2 and DRAM, pinned
-/// transfers, host expansion rates), runs every strategy at every level of BFSs over generated
+/// Measures the device (launch latency, host round trip, the device-side level links: tail
+/// launch, device graph launch and graph WHILE nodes; one-block barrier cost, streaming
+/// bandwidth, random gathers and atomics from L2 and DRAM, pinned transfers, host expansion
+/// rates), runs every strategy at every level of BFSs over generated
 /// graphs of several shapes (Exhaustive trials from checkpointed state), and fits each
 /// strategy's and conversion's cost model by least squares, recording the fit errors.
 /// @throws InvalidArgument if there is no CUDA device; CudaError on device failures.
