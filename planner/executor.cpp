@@ -917,7 +917,7 @@ void Executor::expand_device_runs(BfsResult& result) {
       next.time_us = us;
       next.device_us = us;
       next.reason = d.kernel == 0 ? "continued on the device (one-block loop)"
-                                  : "continued on the device (grid level, tail-launched)";
+                                  : "continued on the device (grid level, device-launched)";
       visited += d.frontier_vertices;
       const strategies::CostFeatures features =
           run.strategy->cost_features(continued_state(next.level, d, visited, expanded), stats_);

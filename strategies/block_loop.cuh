@@ -380,7 +380,7 @@ inline LevelOutcome read_device_run(const LevelContext& c, const detail::Event& 
   const detail::LevelCounters& counters = *b.h_counters.data();
   if (counters.stop == static_cast<unsigned int>(detail::DeviceStop::LaunchFailed)) {
     const auto code = static_cast<cudaError_t>(counters.launch_error);
-    throw CudaError(std::string("a device-side launch (cudaStreamTailLaunch) failed after ") +
+    throw CudaError(std::string("a device-side launch (device graph tail launch) failed after ") +
                         std::to_string(counters.levels) + " levels: " + cudaGetErrorName(code) + ": " +
                         cudaGetErrorString(code),
                     static_cast<int>(code));

@@ -1,41 +1,48 @@
-// dynamic_parallel: a device-driven level loop with CUDA dynamic parallelism (CDP2).
+// dynamic_parallel: a device-driven level loop, its levels linked by device graph launches.
 //
 // The host launches once and synchronizes once; the device chains the levels. Each level is one
-// of two kernels, and the level that finishes chooses and tail-launches (cudaStreamTailLaunch:
-// starts when the launching grid has completed, so no device-side synchronization is needed)
-// the next one, sized from the frontier it just produced:
+// of two kernels, each the one node of a graph instantiated for device launch, and the level that
+// finishes chooses and tail-launches (cudaGraphLaunch into cudaStreamGraphTailLaunch: starts when
+// the launching graph has completed, so no device-side synchronization is needed) the next one,
+// sized from the frontier it just produced. A link's kernel parameters are fixed in its graph, so
+// the launching link writes where the next one starts into device memory (DpState):
 //  - dp_block_levels: the one-block level loop of block_loop.cuh, for frontiers that fit its
 //    b-queue; it runs many levels in one launch. When the frontier outgrows the b-queue it
-//    tail-launches dp_grid_level: the lecture's "launch Kernel 2 from Kernel 1 when the frontier
+//    launches dp_grid_level: the lecture's "launch Kernel 2 from Kernel 1 when the frontier
 //    size threshold is exceeded".
 //  - dp_grid_level: one multi-block top-down level, a thread per frontier vertex (a warp per
 //    vertex when the frontier averages 8 arcs or more; the whole block for the longest lists), a
 //    b-queue per block in shared memory and one global atomic per block. The last block to finish (a
-//    ticket counter) reads the new frontier's size and arcs and tail-launches either another
-//    dp_grid_level sized for the new frontier or, when the frontier fits, dp_block_levels.
+//    ticket counter) reads the new frontier's size and arcs and launches either another
+//    dp_grid_level (the graph of the smallest power-of-two grid that covers the new frontier) or,
+//    when the frontier fits, dp_block_levels.
 // The run ends when the frontier is empty or the level budget (or level log) is used up, or,
 // with the planner's hand-back table, before a level that its fitted models price cheaper off
 // the run (the host, or a bottom-up step): the models are evaluated on the device, in the
 // one-block loop and in the last block of a grid level, before each level after the first from
 // HandbackTable::price_from on.
 //
-// Wins for mid-size frontiers over many levels, where host round trips would dominate. A tail
-// launch costs ~11 us per link on the H100 (brief, 2026-11), no better than the host's ~15 us
-// round trip, so the one-block loop carries the small levels. The kernel for a level is chosen
-// by thresholds; there is no bottom-up step (it hands over to one), and edges are balanced only
-// coarsely (thread, warp or block per vertex by its degree).
-// Cost features: 1 host launch + 1 host round trip per run; per grid level one device launch,
+// Wins for mid-size frontiers over many levels, where host round trips would dominate. The link
+// is the fastest of the mechanisms calibration measures (probe_level_loop_mechanisms, H100,
+// 2026-11-22, per link of a grid-sized level): a device graph launch 5.9 us, a graph WHILE node
+// 6.0, a CDP2 tail launch (cudaStreamTailLaunch, what this strategy used before) 12.9, the host's
+// launch and round trip 11.8. The one-block loop carries the small levels at ~0.1 us of barriers.
+// The kernel for a level is chosen by thresholds; there is no bottom-up step (it hands over to
+// one), and edges are balanced only coarsely (thread, warp or block per vertex by its degree).
+// Cost features: 1 host copy, launch and round trip per run; per grid level one device launch,
 // the frontier's arcs scanned, one atomic per arc and per block.
 // @see Luo, Wong, Hwu, DAC 2010 (hierarchical kernel arrangement); NVIDIA, CUDA Programming
-//      Guide, "CUDA Dynamic Parallelism" (CDP2, tail launch).
+//      Guide, "CUDA Graphs: Device Graph Launch" (tail launch of device graphs).
 
-#include "runtime/device_probes.hpp"
 #include "strategies/block_loop.cuh"
 #include "strategies/strategy.hpp"
 
 #include <cub/block/block_reduce.cuh>
 
 #include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <vector>
 
 namespace abfs::strategies {
 namespace {
@@ -67,9 +74,66 @@ __host__ __device__ inline unsigned int grid_blocks(VertexId frontier_size, Edge
 /// Everything a link of the chain needs to launch the next one.
 struct DpArgs {
   BlockLoopArgs loop;
-  unsigned int log_limit;       ///< stop after this many levels (records)
-  std::size_t block_shared_bytes;
+  unsigned int log_limit;  ///< stop after this many levels (records)
 };
+
+/// Where a link of the chain starts: the frontier order[frontier_begin, frontier_end) of level,
+/// with frontier_edges arcs; log_index records written so far; start_ns the global clock when the
+/// previous link launched it (0 when the host did: the link stamps its own start).
+struct DpLink {
+  VertexId frontier_begin;
+  VertexId frontier_end;
+  EdgeOffset frontier_edges;
+  int level;
+  unsigned int log_index;
+  unsigned long long start_ns;
+};
+
+/// What a link reads when it starts, written by the link (or the host) that launched it.
+struct DpStart {
+  DpArgs args;
+  DpLink link;
+};
+static_assert(sizeof(DpStart) % sizeof(unsigned long long) == 0, "DpStart is copied in 8-byte words");
+
+/// Blocks of the grid-level graphs: graph k runs 2^k blocks; a level takes the smallest that
+/// covers grid_blocks(), its extra blocks find no frontier vertex and only take their ticket.
+constexpr int kGridGraphs = 31;
+
+/// The chain's state in device memory: the next link's start, and the device-launchable graphs
+/// of the two link kernels (one per grid size class), instantiated by DynamicParallel::prepare.
+struct DpState {
+  DpStart start;
+  cudaGraphExec_t block_graph;
+  cudaGraphExec_t grid_graphs[kGridGraphs];
+};
+
+__host__ __device__ inline int grid_graph_index(unsigned int blocks) {
+  int k = 0;
+  while ((1u << k) < blocks) ++k;
+  return k;
+}
+
+/// Copies state->start into shared memory with the whole block (a link's kernel parameters are
+/// fixed in its graph, so what changes from link to link is read from device memory).
+__device__ const DpStart& load_start(const DpState* state, unsigned long long* shared_words) {
+  const auto* words = reinterpret_cast<const unsigned long long*>(&state->start);
+  for (unsigned int k = threadIdx.x; k < sizeof(DpStart) / sizeof(unsigned long long); k += blockDim.x) {
+    shared_words[k] = words[k];
+  }
+  __syncthreads();
+  return *reinterpret_cast<const DpStart*>(shared_words);
+}
+
+/// Launches the next link (one thread): the one-block loop or a grid level of blocks blocks,
+/// starting from next (a device graph tail launch: it starts when this graph has completed).
+__device__ cudaError_t launch_link(DpState* state, const DpArgs& args, const DpLink& next, bool block_loop,
+                                   unsigned int blocks) {
+  state->start.args = args;
+  state->start.link = next;
+  const cudaGraphExec_t graph = block_loop ? state->block_graph : state->grid_graphs[grid_graph_index(blocks)];
+  return cudaGraphLaunch(graph, cudaStreamGraphTailLaunch);
+}
 
 /// Ends the run: the frontier is order[.., tail) of level, with edges arcs.
 __device__ void finish(const DpArgs& a, unsigned int levels, int level, EdgeOffset edges, detail::DeviceStop stop,
@@ -82,16 +146,15 @@ __device__ void finish(const DpArgs& a, unsigned int levels, int level, EdgeOffs
   c->next_edges[static_cast<unsigned int>(level) & 1u] = 0;  // the protocol in bfs_buffers.hpp
 }
 
-__global__ void dp_grid_level(DpArgs a, VertexId frontier_begin, VertexId frontier_end, EdgeOffset frontier_edges,
-                              int level, unsigned int log_index, unsigned long long start_ns);
-
 /// The one-block loop as a link of the chain (one block of kBlockThreads threads).
-__global__ void __launch_bounds__(kBlockThreads)
-    dp_block_levels(DpArgs a, VertexId frontier_begin, VertexId frontier_end, int level, unsigned int log_index,
-                    unsigned long long start_ns) {
-  if (start_ns == 0) start_ns = detail_block::global_ns();  // launched by the host
+__global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state) {
+  __shared__ unsigned long long start_words[sizeof(DpStart) / sizeof(unsigned long long)];
+  const DpStart& start = load_start(state, start_words);
+  const DpArgs& a = start.args;
+  const DpLink& l = start.link;
+  const unsigned long long start_ns = l.start_ns != 0 ? l.start_ns : detail_block::global_ns();
   const detail_block::BlockLoopEnd end = detail_block::run_block_levels(
-      a.loop, frontier_begin, frontier_end, level, log_index, a.log_limit, start_ns);
+      a.loop, l.frontier_begin, l.frontier_end, l.level, l.log_index, a.log_limit, start_ns);
   if (threadIdx.x != 0) return;
   detail::LevelCounters* c = a.loop.counters;
   c->order_tail = end.frontier_end;
@@ -112,19 +175,29 @@ __global__ void __launch_bounds__(kBlockThreads)
   c->next_edges[static_cast<unsigned int>(end.level) & 1u] = 0;  // the grid level accumulates here
   DpArgs next = a;
   next.loop.profile_cursor = end.profile_cursor;
-  dp_grid_level<<<grid_blocks(size, end.frontier_edges), kGridThreads, 0, cudaStreamTailLaunch>>>(
-      next, end.frontier_begin, end.frontier_end, end.frontier_edges, end.level, end.log_index,
-      detail_block::global_ns());
-  const cudaError_t error = cudaGetLastError();
-  if (error != cudaSuccess) finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::LaunchFailed, error);
+  const cudaError_t error = launch_link(
+      state, next,
+      DpLink{end.frontier_begin, end.frontier_end, end.frontier_edges, end.level, end.log_index,
+             detail_block::global_ns()},
+      false, grid_blocks(size, end.frontier_edges));
+  if (error != cudaSuccess) {
+    finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::LaunchFailed, error);
+  }
 }
 
 /// One multi-block top-down level over order[frontier_begin, frontier_end), one thread per
 /// frontier vertex or a warp per vertex (grid_warp_per_vertex), the block for the longest lists;
 /// the last block to finish launches the next link.
-__global__ void __launch_bounds__(kGridThreads)
-    dp_grid_level(DpArgs a, VertexId frontier_begin, VertexId frontier_end, EdgeOffset frontier_edges, int level,
-                  unsigned int log_index, unsigned long long start_ns) {
+__global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
+  __shared__ unsigned long long start_words[sizeof(DpStart) / sizeof(unsigned long long)];
+  const DpStart& start = load_start(state, start_words);
+  const DpArgs& a = start.args;
+  const VertexId frontier_begin = start.link.frontier_begin;
+  const VertexId frontier_end = start.link.frontier_end;
+  const EdgeOffset frontier_edges = start.link.frontier_edges;
+  const int level = start.link.level;
+  const unsigned int log_index = start.link.log_index;
+  unsigned long long start_ns = start.link.start_ns;
   using BlockReduce = cub::BlockReduce<unsigned long long, kGridThreads>;
   __shared__ typename BlockReduce::TempStorage reduce_storage;
   __shared__ VertexId bqueue[kGridQueue];
@@ -244,7 +317,8 @@ __global__ void __launch_bounds__(kGridThreads)
   const EdgeOffset next_edges = atomicAdd(&c->next_edges[parity], 0ull);
   c->blocks_done = 0;
   const unsigned long long now = detail_block::global_ns();
-  g.host_level_log[log_index] = detail::DeviceLevelRecord{frontier_end - frontier_begin, 1u, frontier_edges, start_ns, now};
+  g.host_level_log[log_index] =
+      detail::DeviceLevelRecord{frontier_end - frontier_begin, 1u, frontier_edges, start_ns, now};
   const unsigned int levels = log_index + 1;
   const VertexId next_size = tail - frontier_end;
   if (next_size == 0) {
@@ -267,21 +341,10 @@ __global__ void __launch_bounds__(kGridThreads)
       return;
     }
   }
-  if (fits) {
-    dp_block_levels<<<1, kBlockThreads, a.block_shared_bytes, cudaStreamTailLaunch>>>(next, frontier_end, tail,
-                                                                                     level + 1, levels, now);
-  } else {
-    dp_grid_level<<<grid_blocks(next_size, next_edges), kGridThreads, 0, cudaStreamTailLaunch>>>(
-        next, frontier_end, tail, next_edges, level + 1, levels, now);
-  }
-  const cudaError_t error = cudaGetLastError();
+  const cudaError_t error =
+      launch_link(state, next, DpLink{frontier_end, tail, next_edges, level + 1, levels, now}, fits,
+                  grid_blocks(next_size, next_edges));
   if (error != cudaSuccess) finish(a, levels, level + 1, next_edges, detail::DeviceStop::LaunchFailed, error);
-}
-
-/// Calibration probe: a chain of links kernels, each tail-launching the next (the mechanism that
-/// links dynamic_parallel's grid levels).
-__global__ void tail_chain(unsigned int remaining) {
-  if (remaining > 1 && threadIdx.x == 0) tail_chain<<<1, 32, 0, cudaStreamTailLaunch>>>(remaining - 1);
 }
 
 class DynamicParallel final : public Strategy {
@@ -295,7 +358,7 @@ class DynamicParallel final : public Strategy {
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
     // A run pays one host launch and synchronization; each level is carried by the one-block
-    // loop (barriers, one SM) or by a tail-launched grid kernel, as the device decides.
+    // loop (barriers, one SM) or by a grid kernel the device launches, as the device decides.
     const bool grid = state.continues_run ? state.grid_level : !fits(state.frontier_vertices, state.frontier_edges);
     const auto vertices = static_cast<double>(state.frontier_vertices);
     const auto edges = static_cast<double>(state.frontier_edges);
@@ -328,26 +391,28 @@ class DynamicParallel final : public Strategy {
     const auto words = static_cast<unsigned int>(buffers.visited_words);
     shared_visited_words_ = detail_block::block_loop_shared_bytes(capacity, words) <= budget ? words : 0u;
     block_shared_bytes_ = detail_block::block_loop_shared_bytes(capacity, shared_visited_words_);
+    build_graphs(buffers);
   }
 
   LevelOutcome run(LevelContext& c) override {
     const cudaStream_t s = c.buffers.stream();
-    DpArgs args{detail_block::block_loop_args(c.buffers, config_.block_loop, shared_visited_words_),
-                static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity)),
-                block_shared_bytes_};
-    args.loop.handback = c.handback;
+    DpStart& entry = *entry_.data();  // the previous run's copy has completed: runs synchronize
+    entry.args = DpArgs{detail_block::block_loop_args(c.buffers, config_.block_loop, shared_visited_words_),
+                        static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity))};
+    entry.args.loop.handback = c.handback;
+    // start_ns 0: the first link stamps its own start.
+    entry.link = DpLink{c.frontier_begin, c.frontier_end, c.frontier_edges, c.level, 0, 0};
     const VertexId size = c.frontier_end - c.frontier_begin;
+    const cudaGraphExec_t first = fits(size, c.frontier_edges)
+                                      ? block_graph_->exec()
+                                      : grid_graphs_.at(static_cast<std::size_t>(
+                                                            grid_graph_index(grid_blocks(size, c.frontier_edges))))
+                                            .exec();
     start_.record(s);
-    if (fits(size, c.frontier_edges)) {  // start_ns 0: the kernel stamps its own start
-      dp_block_levels<<<1, kBlockThreads, block_shared_bytes_, s>>>(args, c.frontier_begin, c.frontier_end, c.level,
-                                                                     0, 0);
-    } else {
-      dp_grid_level<<<grid_blocks(size, c.frontier_edges), kGridThreads, 0, s>>>(
-          args, c.frontier_begin, c.frontier_end, c.frontier_edges, c.level, 0, 0);
-    }
-    ABFS_CHECK_LAUNCH(s);
-    // The copy follows the whole chain (tail launches complete before the launching grid is
-    // considered complete); the host reads where the run stopped.
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(&state_.data()->start, &entry, sizeof(DpStart), cudaMemcpyHostToDevice, s));
+    ABFS_CUDA_CHECK(cudaGraphLaunch(first, s));
+    // The copy follows the whole chain (a graph's tail launches complete before it is considered
+    // complete in its stream); the host reads where the run stopped.
     return detail_block::read_device_run(c, start_, stop_);
   }
 
@@ -357,7 +422,41 @@ class DynamicParallel final : public Strategy {
                                           config_.block_loop.max_frontier_edges);
   }
 
+  /// Instantiates the chain's device-launchable graphs for buffers' graph (the one-block loop,
+  /// and grid levels of 2^k blocks up to the widest frontier's) and writes them to state_.
+  void build_graphs(detail::BfsBuffers& buffers) {
+    const cudaStream_t s = buffers.stream();
+    if (state_.size() == 0) state_ = detail::DeviceBuffer<DpState>(1);
+    if (entry_.size() == 0) entry_ = detail::PinnedBuffer<DpStart>(1);
+    DpState* state = state_.data();
+    grid_graphs_.clear();
+    block_graph_.reset();
+    block_graph_ = std::make_unique<detail::CudaGraph>();
+    detail::add_kernel_node(block_graph_->get(), nullptr, dp_block_levels, dim3(1), dim3(kBlockThreads),
+                            static_cast<unsigned int>(block_shared_bytes_), state);
+    block_graph_->instantiate(cudaGraphInstantiateFlagDeviceLaunch, s);
+    DpState image{};
+    image.block_graph = block_graph_->exec();
+    const VertexId n = buffers.num_vertices();
+    const int widest = grid_graph_index(grid_blocks(n, kGridWarpMinDegree * n));  // a warp per vertex
+    for (int k = 0; k <= widest; ++k) {
+      detail::CudaGraph& graph = grid_graphs_.emplace_back();
+      detail::add_kernel_node(graph.get(), nullptr, dp_grid_level, dim3(1u << k), dim3(kGridThreads), 0u, state);
+      image.grid_graphs[k] = graph.instantiate(cudaGraphInstantiateFlagDeviceLaunch, s);
+    }
+    constexpr std::size_t kGraphsAt = offsetof(DpState, block_graph);
+    ABFS_CUDA_CHECK(cudaMemcpyAsync(reinterpret_cast<char*>(state) + kGraphsAt,
+                                    reinterpret_cast<const char*>(&image) + kGraphsAt, sizeof(DpState) - kGraphsAt,
+                                    cudaMemcpyHostToDevice, s));
+    // image is on this stack frame.
+    ABFS_CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+
   DynamicParallelConfig config_;
+  detail::DeviceBuffer<DpState> state_;
+  detail::PinnedBuffer<DpStart> entry_;
+  std::unique_ptr<detail::CudaGraph> block_graph_;
+  std::vector<detail::CudaGraph> grid_graphs_;
   std::size_t block_shared_bytes_ = 0;
   unsigned int shared_visited_words_ = 0;
   double l2_bytes_ = 0.0;
@@ -371,12 +470,6 @@ std::unique_ptr<Strategy> make_dynamic_parallel() { return make_dynamic_parallel
 
 std::unique_ptr<Strategy> make_dynamic_parallel(const DynamicParallelConfig& config) {
   return std::make_unique<DynamicParallel>(config);
-}
-
-double probe_tail_launch_us(unsigned int links) {
-  detail::Stream stream;
-  const double ms = detail::median_event_ms(stream, 5, [&] { tail_chain<<<1, 32, 0, stream.get()>>>(links); });
-  return ms * 1000.0 / links;
 }
 
 }  // namespace abfs::strategies
