@@ -41,38 +41,44 @@ __global__ void scatter_visits(const std::uint32_t* __restrict__ stage, VertexId
   parent[v] = stage[2 * static_cast<std::uint64_t>(count) + i];
 }
 
-/// A BFS's first upload of at most kFusedVisits visits, in the kernel's parameters.
-constexpr VertexId kFusedVisits = 32;
+/// A BFS's first upload of at most kCapacity visits, in the kernel's parameters (12 bytes a
+/// visit: up to 32 KiB of parameters since CUDA 12.1 on Volta and later).
+template <VertexId kCapacity>
 struct FusedVisits {
   VertexId count;
-  VertexId order[kFusedVisits];
-  std::int32_t dist[kFusedVisits];
-  VertexId parent[kFusedVisits];
+  VertexId order[kCapacity];
+  std::int32_t dist[kCapacity];
+  VertexId parent[kCapacity];
 };
+constexpr VertexId kFusedVisitsSmall = 32;
+constexpr VertexId kFusedVisitsLarge = 1024;
 
-/// The first upload in one launch: writes every word of the visited bitmap (cleared but for the
-/// visits' bits; a thread per word), and thread 0 appends the visits to the order, sets their
-/// distances and parents and resets the level counters (to order_tail = visits.count). Replaces
-/// a memset, a copy and scatter_visits: after a pause each CUDA call costs 10-60 us more of host
-/// time (bench/idle_probe.cu, H100, 2026-11-22).
-__global__ void first_upload(FusedVisits visits, std::uint32_t* visited, std::size_t words, VertexId* order,
-                             std::int32_t* dist, VertexId* parent, LevelCounters* counters) {
+/// The first upload in one launch: a thread per word of the visited bitmap clears it; the last
+/// block to finish (a ticket on counters->blocks_done, which is 0 between kernels) then sets the
+/// visits' bits, appends them to the order, sets their distances and parents, and resets the
+/// level counters (to order_tail = visits.count). Replaces a memset, a copy and scatter_visits:
+/// after a pause each CUDA call costs 10-60 us more of host time (bench/idle_probe.cu, H100,
+/// 2026-11-22).
+template <VertexId kCapacity>
+__global__ void first_upload(const FusedVisits<kCapacity> visits, std::uint32_t* visited, std::size_t words,
+                             VertexId* order, std::int32_t* dist, VertexId* parent, LevelCounters* counters) {
+  __shared__ bool last_block;
   const std::uint64_t w = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-  if (w < words) {
-    std::uint32_t word = 0;
-    for (VertexId k = 0; k < visits.count; ++k) {
-      if ((visits.order[k] >> 5) == w) word |= 1u << (visits.order[k] & 31);
-    }
-    visited[w] = word;
-  }
-  if (w != 0) return;
-  *counters = LevelCounters{visits.count, 0u, {0ull, 0ull}, 0ull, 0u, 0u, 0u, 0u};
-  for (VertexId k = 0; k < visits.count; ++k) {
+  if (w < words) visited[w] = 0;
+  __threadfence();  // every clear before this block's ticket
+  __syncthreads();
+  if (threadIdx.x == 0) last_block = atomicAdd(&counters->blocks_done, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last_block) return;
+  __threadfence();
+  for (VertexId k = threadIdx.x; k < visits.count; k += blockDim.x) {
     const VertexId v = visits.order[k];
     order[k] = v;
     dist[v] = visits.dist[k];
     parent[v] = visits.parent[k];
+    atomicOr(&visited[v >> 5], 1u << (v & 31));
   }
+  if (threadIdx.x == 0) *counters = LevelCounters{visits.count, 0u, {0ull, 0ull}, 0ull, 0u, 0u, 0u, 0u};
 }
 
 /// Sets bit v of bits for every v in frontier[0, count).
@@ -144,6 +150,8 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
   d_parent = DeviceBuffer<VertexId>(n);
   d_order = DeviceBuffer<VertexId>(n);
   d_counters = DeviceBuffer<LevelCounters>(1);
+  // blocks_done is a ticket counter that every kernel using it leaves at 0.
+  ABFS_CUDA_CHECK(cudaMemsetAsync(d_counters.data(), 0, sizeof(LevelCounters), stream()));
   h_counters = PinnedBuffer<LevelCounters>(1);
   h_visited_pinned_ = PinnedBuffer<std::uint32_t>(words);
   h_visited = h_visited_pinned_.data();
@@ -170,21 +178,30 @@ void BfsBuffers::start(VertexId source) {
   device_visits_.clear();
 }
 
+template <VertexId kCapacity>
+void BfsBuffers::upload_fused(VertexId count) {
+  FusedVisits<kCapacity> visits{};
+  visits.count = count;
+  for (VertexId k = 0; k < count; ++k) {
+    const VertexId v = h_order[k];
+    visits.order[k] = v;
+    visits.dist[k] = h_dist[v];
+    visits.parent[k] = h_parent[v];
+  }
+  const cudaStream_t s = stream();
+  first_upload<kCapacity><<<blocks_for(static_cast<VertexId>(visited_words)), kThreads, 0, s>>>(
+      visits, d_visited.data(), visited_words, d_order.data(), d_dist.data(), d_parent.data(), d_counters.data());
+  ABFS_CHECK_LAUNCH(s);
+}
+
 void BfsBuffers::move_to_device(VertexId begin, VertexId end) {
   const cudaStream_t s = stream();
-  if (!device_cleared_ && begin == 0 && end <= kFusedVisits) {
-    FusedVisits visits{};
-    visits.count = end;
-    for (VertexId k = 0; k < end; ++k) {
-      const VertexId v = h_order[k];
-      visits.order[k] = v;
-      visits.dist[k] = h_dist[v];
-      visits.parent[k] = h_parent[v];
+  if (!device_cleared_ && begin == 0 && end <= kFusedVisitsLarge) {
+    if (end <= kFusedVisitsSmall) {
+      upload_fused<kFusedVisitsSmall>(end);
+    } else {
+      upload_fused<kFusedVisitsLarge>(end);
     }
-    const auto words = static_cast<VertexId>(visited_words);
-    first_upload<<<blocks_for(words), kThreads, 0, s>>>(visits, d_visited.data(), visited_words, d_order.data(),
-                                                        d_dist.data(), d_parent.data(), d_counters.data());
-    ABFS_CHECK_LAUNCH(s);
     device_cleared_ = true;
     return;
   }

@@ -103,7 +103,8 @@ struct LevelCounters {
   unsigned long long final_edges;     ///< device-driven runs: arcs out of the frontier they stop at
   unsigned int levels;                ///< device-driven runs: levels advanced
   unsigned int stop;                  ///< device-driven runs: a DeviceStop
-  unsigned int blocks_done;           ///< dynamic_parallel: blocks of the running level that finished
+  /// A ticket: blocks done of a dynamic_parallel grid level or of a first upload (0 between kernels).
+  unsigned int blocks_done;
   unsigned int launch_error;          ///< dynamic_parallel: the cudaError_t of a failed device launch
 };
 
@@ -213,6 +214,9 @@ class BfsBuffers {
  private:
   Graph graph_;
   bool has_device_ = false;
+  // A BFS's first upload of at most kCapacity visits (count) in one kernel (first_upload).
+  template <VertexId kCapacity>
+  void upload_fused(VertexId count);
   bool device_cleared_ = false;
   std::unique_ptr<Stream> stream_;
   std::vector<std::uint32_t> h_visited_pageable_;

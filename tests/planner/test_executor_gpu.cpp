@@ -129,6 +129,31 @@ TEST_CASE("executor with a device is correct on generated graphs") {
   check_modes(abfs::generate_grid(200, 300), {0, 30150});
 }
 
+TEST_CASE("a BFS's first upload after host levels is correct through each of its paths") {
+  // Two host levels, then privatized_queue: the first upload moves every vertex at distance <= 2,
+  // 1 + d + ~d^2 of them on a uniform graph of out-degree d. d = 4: at most 32 (one kernel, the
+  // small parameter block); d = 12: 33-1,024 (one kernel, the large block); d = 40: over 1,024
+  // (a memset, a copy and a scatter kernel).
+  abfs::PlanOptions options;
+  options.schedule = {"cpu_expand", "cpu_expand", "privatized_queue"};
+  std::set<int> paths;
+  for (const int degree : {4, 12, 40}) {
+    CAPTURE(degree);
+    const abfs::Graph g = abfs::generate_uniform(20000, degree, 5);
+    abfs::Plan plan = plan_for(g, {"cpu, cpu, privatized_queue", options});
+    abfs::BfsResult r;
+    for (const abfs::VertexId source : abfs::test::sample_sources(g, 3)) {
+      plan.execute(source, r);
+      abfs::test::check_bfs(g, source, r);
+      REQUIRE(r.levels.size() > 2);
+      REQUIRE(r.levels[2].strategy == "privatized_queue");
+      const abfs::VertexId uploaded = 1 + r.levels[1].frontier_vertices + r.levels[2].frontier_vertices;
+      paths.insert(uploaded <= 32 ? 0 : uploaded <= 1024 ? 1 : 2);
+    }
+  }
+  CHECK(paths == std::set<int>{0, 1, 2});
+}
+
 TEST_CASE("the built-in rule goes bottom-up on the middle levels of a Kronecker graph") {
   const abfs::Graph g = abfs::generate_kronecker(16, 16, 2);
   abfs::Plan plan = plan_for(g, {"rule", {}, true});
