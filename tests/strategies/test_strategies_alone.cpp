@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -123,7 +125,23 @@ TEST_CASE("dynamic_parallel runs the whole BFS in one host launch, mixing block 
     kernels.insert(run.device_kernels.begin(), run.device_kernels.end());
   }
   CHECK(kernels.count(0) == 1);  // one-block loop levels
-  CHECK(kernels.count(1) == 1);  // tail-launched grid levels
+  CHECK(kernels.count(1) == 1);  // grid levels, launched from the device
+}
+
+TEST_CASE("the level-loop probes run every chain to its last level and time each mechanism") {
+  // Each chain counts its levels down in device memory; the probe throws if one stopped early.
+  std::map<std::string, double> us;
+  REQUIRE_NOTHROW(us = s::probe_level_loop_mechanisms(false));
+  for (const char* mechanism : {"tail_launch", "device_graph_launch", "graph_while", "graph_kernel_node"}) {
+    for (const char* shape : {"", "_grid"}) {
+      const std::string key = std::string(mechanism) + shape + "_us";
+      CAPTURE(key);
+      REQUIRE(us.count(key) == 1);
+      CHECK(us[key] > 0.0);
+      CHECK(us[key] < 1000.0);  // per level: a millisecond would be a broken chain, not a slow one
+    }
+  }
+  CHECK(us.size() == 8);
 }
 
 /// A hand-back table on the device: every size class of the run's kernels costs `stay` us a
