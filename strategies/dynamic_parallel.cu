@@ -23,10 +23,12 @@
 // HandbackTable::price_from on.
 //
 // Wins for mid-size frontiers over many levels, where host round trips would dominate. The link
-// is the fastest of the mechanisms calibration measures (probe_level_loop_mechanisms, H100,
-// 2026-11-22, per link of a grid-sized level): a device graph launch 5.9 us, a graph WHILE node
-// 6.0, a CDP2 tail launch (cudaStreamTailLaunch, what this strategy used before) 12.9, the host's
-// launch and round trip 11.8. The one-block loop carries the small levels at ~0.1 us of barriers.
+// is the fastest of the mechanisms calibration measures (probe_level_loop_mechanisms; H100,
+// three calibrations of 2026-11-22, us per link of a grid-sized level): a device graph launch
+// 5.9-6.4, a graph WHILE node 5.7-6.0, a CDP2 tail launch (cudaStreamTailLaunch, what this
+// strategy used before) 12.9-13.7, the host's launch and round trip 11.8-12.8. The first two
+// tie; a device graph launch lets each link choose its grid (a WHILE body's grid is fixed), so
+// the chain is built on it. The one-block loop carries the small levels at ~0.1 us of barriers.
 // The kernel for a level is chosen by thresholds; there is no bottom-up step (it hands over to
 // one), and edges are balanced only coarsely (thread, warp or block per vertex by its degree).
 // Cost features: 1 host copy, launch and round trip per run; per grid level one device launch,
