@@ -1,12 +1,13 @@
 // Calibration probes of the mechanisms a device-driven level loop can be built on (the brief: measure
 // the tail-launch chain, device graph launch and graph conditional nodes, and build on the fastest).
 // Each mechanism links `links` levels that do nothing but the link itself, once with a one-block
-// level (a warp) and once with a grid-sized level (8 blocks per SM of 256 threads whose last block,
-// by a ticket counter, decides whether to go on: the shape of dynamic_parallel's dp_grid_level):
-//  - tail launch: each level tail-launches the next from the device (cudaStreamTailLaunch), as
-//    dynamic_parallel links its grid levels;
+// level (256 threads) and once with a grid-sized level (8 blocks per SM of 256 threads whose last
+// block, by a ticket counter, decides whether to go on: the shape of dynamic_parallel's grid level):
+//  - tail launch: each level tail-launches the next from the device (CDP2, cudaStreamTailLaunch),
+//    as dynamic_parallel linked its levels before these probes;
 //  - device graph launch: a one-kernel graph instantiated for device launch relaunches itself
-//    (cudaGraphLaunch(cudaGetCurrentGraphExec(), cudaStreamGraphTailLaunch));
+//    (cudaGraphLaunch(cudaGetCurrentGraphExec(), cudaStreamGraphTailLaunch)), as
+//    dynamic_parallel links its levels now;
 //  - graph WHILE node: a conditional node whose body is the level kernel, which clears the
 //    condition (cudaGraphSetConditional) on the last level;
 //  - graph kernel nodes: a graph of `links` kernel nodes in a chain, replayed (a fixed count of
