@@ -135,20 +135,26 @@ TEST_CASE("online correction learns a model's systematic error from the BFSs a p
     options.online_correction = online;
     abfs::detail::Executor executor(g, options, false);
     executor.set_models(models, "test");
-    abfs::BfsResult first, second, third;
-    executor.execute(0, first);
-    executor.execute(100, second);
-    executor.execute(200, third);
-    abfs::test::check_bfs(g, 200, third);
-    const double before = median_log_error(first);
-    const double after = median_log_error(third);
+    // The first BFS after set_models teaches nothing (its one-time costs would); the second is
+    // the warm yardstick, priced before any correction, and teaches; the fourth is priced with
+    // what the second and third taught.
+    abfs::BfsResult warm_up, untaught, taught;
+    executor.execute(0, warm_up);
+    executor.execute(100, untaught);
+    executor.execute(200, taught);
+    executor.execute(300, taught);
+    abfs::test::check_bfs(g, 100, untaught);
+    abfs::test::check_bfs(g, 300, taught);
+    const double before = median_log_error(untaught);
+    const double after = median_log_error(taught);
     INFO("online " << online << ": median |log(measured / predicted)| " << before << " then " << after);
     CHECK(before > 2.0);  // off by more than 7x
     if (online) {
-      // Each BFS folds in at most a factor of 8 (and half the remaining error after that).
+      // A class's correction is clamped to a factor of 8 (log 8 = 2.08) in all; host level
+      // times vary (more so under the sanitizers), so the check asks for 1.5 of it.
       CHECK(after < before - 1.5);
     } else {
-      CHECK(after > before - 0.7);
+      CHECK(after > before - 1.0);  // no correction: the same error, give or take the noise
     }
   }
 }
