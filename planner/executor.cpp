@@ -420,6 +420,20 @@ void Executor::upload_handback() {
     state.grid_level = grid;
     return state;
   };
+  // The host's level after a hand-back, the same for both runs.
+  std::array<AffineCost, kHandbackClasses> host_costs{};
+  const std::size_t host_slot = correction_slot(host_strategy_);
+  const bool host_model = host_slot < strategy_models_.size() && strategy_models_[host_slot].fit != nullptr;
+  for (int c = 0; use && c < kHandbackClasses; ++c) {
+    host_costs[static_cast<std::size_t>(c)] =
+        !host_model ? AffineCost{kNever, 0.0f, 0.0f}
+                    : affine(c, [&](VertexId v, EdgeOffset e) {
+                        const strategies::FrontierState state = state_of(v, e, false);
+                        return predict_level_us(host_slot, host_strategy_->cost_features(state, stats_), e, kPlain) +
+                               conversion_us(*host_strategy_, Place::DeviceQueue,
+                                             conversions(Place::DeviceQueue, state, 0));
+                      });
+  }
   for (HandbackBuffers* h : {&block_handback_, &dp_handback_}) {
     const bool dp = h == &dp_handback_;
     strategies::Strategy* s = dp ? dp_strategy_ : block_strategy_;
@@ -427,8 +441,6 @@ void Executor::upload_handback() {
     h->table = HandbackTable{};
     if (!use || s == nullptr || model_of(s).fit == nullptr) continue;
     HandbackModel& m = h->model_host;
-    const std::size_t host_slot = correction_slot(host_strategy_);
-    const bool host_model = host_slot < strategy_models_.size() && strategy_models_[host_slot].fit != nullptr;
     for (int c = 0; c < kHandbackClasses; ++c) {
       for (int kernel = 0; kernel < 2; ++kernel) {
         m.stay[kernel][c] = !dp && kernel == 1 ? AffineCost{kNever, 0.0f, 0.0f}
@@ -437,14 +449,7 @@ void Executor::upload_handback() {
                                                        *s, s->cost_features(state_of(v, e, kernel == 1), stats_), e);
                                                  });
       }
-      m.host[c] = !host_model ? AffineCost{kNever, 0.0f, 0.0f}
-                              : affine(c, [&](VertexId v, EdgeOffset e) {
-                                  const strategies::FrontierState state = state_of(v, e, false);
-                                  return predict_level_us(host_slot, host_strategy_->cost_features(state, stats_), e,
-                                                          kPlain) +
-                                         conversion_us(*host_strategy_, Place::DeviceQueue,
-                                                       conversions(Place::DeviceQueue, state, 0));
-                                });
+      m.host[c] = host_costs[static_cast<std::size_t>(c)];
     }
     h->levels_host.resize(levels);
     for (std::size_t k = 0; k < levels; ++k) {

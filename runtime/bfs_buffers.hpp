@@ -15,7 +15,7 @@
 //
 // Moving the BFS to the device uploads the visits the host made since the device last saw the
 // order (order ids, distances, parents: one packed copy and one scatter kernel; a BFS's first
-// upload of at most 32 visits is one kernel, which also clears the bitmap). Moving it to the
+// upload of at most 1,024 visits is one kernel, which also clears the bitmap). Moving it to the
 // host downloads only what a host expansion reads: the visited bitmap and the current frontier's
 // slice of the order. The ids, distances and parents of the other device-made visits stay on
 // the device and are gathered once, by collect(), after the BFS.
@@ -143,7 +143,7 @@ class BfsBuffers {
   void start(VertexId source);
   /// Uploads the host's visits order[begin, end) (ids, distances, parents) and sets the
   /// device's order tail to end. Async on stream: one copy and one kernel (the BFS's first
-  /// upload, of at most 32 visits: one kernel).
+  /// upload, of at most 1,024 visits: one kernel).
   void move_to_device(VertexId begin, VertexId end);
   /// Hands the BFS back to the host after the device made the visits order[begin, end):
   /// downloads the visited bitmap and the frontier order[frontier_begin, end); the rest stays on

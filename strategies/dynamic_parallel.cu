@@ -432,7 +432,6 @@ class DynamicParallel final : public Strategy {
     if (entry_.size() == 0) entry_ = detail::PinnedBuffer<DpStart>(1);
     DpState* state = state_.data();
     grid_graphs_.clear();
-    block_graph_.reset();
     block_graph_ = std::make_unique<detail::CudaGraph>();
     detail::add_kernel_node(block_graph_->get(), nullptr, dp_block_levels, dim3(1), dim3(kBlockThreads),
                             static_cast<unsigned int>(block_shared_bytes_), state);
