@@ -16,6 +16,24 @@ namespace {
 using strategies::FrontierRepresentation;
 using strategies::Location;
 
+// An affine model of price(vertices, arcs) over size class c of the arcs (arcs_size_class), by
+// differences at the class's smallest arc count: every strategy's features, and so its
+// prediction with the class's correction, are affine within a class.
+template <class Price>
+AffineCost affine_in_class(int c, const Price& price) {
+  const EdgeOffset arcs = c == 0 ? 0 : EdgeOffset{1} << (2 * c);
+  const double base = price(VertexId{1}, arcs);
+  const double per_vertex = price(VertexId{2}, arcs) - base;
+  const double per_edge = price(VertexId{1}, arcs + 1) - base;
+  return AffineCost{static_cast<float>(base - per_vertex - per_edge * static_cast<double>(arcs)),
+                    static_cast<float>(per_vertex), static_cast<float>(per_edge)};
+}
+
+std::uint64_t steady_ns(std::chrono::steady_clock::time_point t) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+}
+
 }  // namespace
 
 Executor::Executor(const Graph& graph, const PlanOptions& options, bool use_device)
@@ -240,7 +258,7 @@ std::vector<strategies::FrontierState> Executor::profile_states() const {
 }
 
 strategies::FrontierState Executor::continued_state(int level, const DeviceLevelRecord& d, VertexId visited,
-                                                    EdgeOffset expanded) const {
+                                                    EdgeOffset expanded, Location location) const {
   const VertexId n = buffers_.num_vertices();
   const EdgeOffset m = buffers_.graph().num_edges();
   strategies::FrontierState state;
@@ -249,9 +267,9 @@ strategies::FrontierState Executor::continued_state(int level, const DeviceLevel
   state.frontier_edges = d.frontier_edges;
   state.unvisited_vertices = n - std::min(n, visited);
   state.unexplored_edges = m - std::min(m, expanded + static_cast<EdgeOffset>(d.frontier_edges));
-  state.location = Location::Device;
+  state.location = location;
   state.continues_run = true;
-  state.grid_level = d.kernel != 0;
+  state.grid_level = location == Location::Device && d.kernel != 0;
   add_profile_features(state, matching_profile_level(visited));
   return state;
 }
@@ -305,6 +323,20 @@ void Executor::prepare_lookahead() {
   value_.clear();
   host_leave_.clear();
   for (RunLookahead* run : {&block_run_, &dp_run_}) *run = RunLookahead{};
+  const std::size_t host_slot = correction_slot(host_strategy_);
+  const bool host_model =
+      models_ != nullptr && host_slot < strategy_models_.size() && strategy_models_[host_slot].fit != nullptr;
+  for (int c = 0; c < kHandbackClasses; ++c) {
+    host_carried_[static_cast<std::size_t>(c)] =
+        !host_model ? AffineCost{std::numeric_limits<float>::infinity(), 0.0f, 0.0f}
+                    : affine_in_class(c, [&](VertexId v, EdgeOffset e) {
+                        strategies::FrontierState state;
+                        state.frontier_vertices = v;
+                        state.frontier_edges = e;
+                        state.continues_run = true;
+                        return predict_carried_us(*host_strategy_, host_strategy_->cost_features(state, stats_), e);
+                      });
+  }
   if (models_ == nullptr || stats_.sampled_levels.empty()) {
     upload_handback();
     return;
@@ -365,8 +397,11 @@ void Executor::prepare_lookahead() {
       const strategies::CostFeatures features = s.cost_features(state, stats_);
       for (std::size_t p = 0; p < kPlaces; ++p) {
         const auto from = static_cast<Place>(p);
-        const double level_us =
-            predict_level_us(k, features, state.frontier_edges, level_group(s, location_of(from), state.level));
+        // cpu_expand after a host level goes on in a host run (run_on_host): no executor overhead.
+        const bool host_run = &s == host_strategy_ && location_of(from) == Location::Host && state.level > 0;
+        const int group = level_group(s, location_of(from), state.level);
+        const double level_us = host_run ? predict_carried_us(s, features, state.frontier_edges)
+                                         : predict_level_us(k, features, state.frontier_edges, group);
         const double after = future_us(s, from, i + 1, nullptr, nullptr);
         const double total = level_us + conversion_us(s, from, converted[p]) + after;
         here[p] = std::min(here[p], total);
@@ -401,16 +436,6 @@ void Executor::upload_handback() {
   const bool use = buffers_.has_device() && models_ != nullptr && !value_.empty();
   constexpr float kNever = std::numeric_limits<float>::infinity();
   const std::size_t levels = use ? value_.size() - 1 : 0;
-  // An affine model of price(vertices, arcs) over size class c of the arcs, by differences at
-  // the class's smallest arc count (every strategy's features are affine within a class).
-  auto affine = [](int c, const auto& price) {
-    const EdgeOffset arcs = c == 0 ? 0 : EdgeOffset{1} << (2 * c);
-    const double base = price(VertexId{1}, arcs);
-    const double per_vertex = price(VertexId{2}, arcs) - base;
-    const double per_edge = price(VertexId{1}, arcs + 1) - base;
-    return AffineCost{static_cast<float>(base - per_vertex - per_edge * static_cast<double>(arcs)),
-                      static_cast<float>(per_vertex), static_cast<float>(per_edge)};
-  };
   auto state_of = [&](VertexId vertices, EdgeOffset arcs, bool grid) {
     strategies::FrontierState state;
     state.frontier_vertices = vertices;
@@ -427,7 +452,7 @@ void Executor::upload_handback() {
   for (int c = 0; use && c < kHandbackClasses; ++c) {
     host_costs[static_cast<std::size_t>(c)] =
         !host_model ? AffineCost{kNever, 0.0f, 0.0f}
-                    : affine(c, [&](VertexId v, EdgeOffset e) {
+                    : affine_in_class(c, [&](VertexId v, EdgeOffset e) {
                         const strategies::FrontierState state = state_of(v, e, false);
                         return predict_level_us(host_slot, host_strategy_->cost_features(state, stats_), e, kPlain) +
                                conversion_us(*host_strategy_, Place::DeviceQueue,
@@ -444,7 +469,7 @@ void Executor::upload_handback() {
     for (int c = 0; c < kHandbackClasses; ++c) {
       for (int kernel = 0; kernel < 2; ++kernel) {
         m.stay[kernel][c] = !dp && kernel == 1 ? AffineCost{kNever, 0.0f, 0.0f}
-                                               : affine(c, [&](VertexId v, EdgeOffset e) {
+                                               : affine_in_class(c, [&](VertexId v, EdgeOffset e) {
                                                    return predict_carried_us(
                                                        *s, s->cost_features(state_of(v, e, kernel == 1), stats_), e);
                                                  });
@@ -557,22 +582,78 @@ bool Executor::continue_on_host(const strategies::FrontierState& state, const Pl
   const std::size_t slot = correction_slot(host_strategy_);
   if (slot >= strategy_models_.size() || strategy_models_[slot].fit == nullptr) return false;
   const std::size_t at = matching_profile_level(stats_.num_vertices - state.unvisited_vertices);
-  const Place from = place_of(placement, state.level);
-  const double leave = host_leave_[at][from == Place::HostFresh ? 0 : 1];
-  const double level_us = predict_level_us(slot, host_strategy_->cost_features(state, stats_), state.frontier_edges,
-                                           level_group(*host_strategy_, placement.location, state.level));
-  const double after = future_us(*host_strategy_, from, at + 1, nullptr, nullptr);
-  if (!(level_us + after <= leave)) return false;
+  const HostStay price = price_host_stay(state.frontier_vertices, state.frontier_edges, at,
+                                         place_of(placement, state.level) == Place::HostFresh);
+  if (!price.stay()) return false;
   choice.strategy = host_strategy_;
-  choice.predicted_us = level_us;
+  choice.predicted_us = price.level_us;
   choice.priced = true;
   choice.deferred_reason = true;
   choice.model_reason.name[0] = host_strategy_->name();
-  choice.model_reason.us[0] = level_us;
-  choice.model_reason.future_us[0] = after;
-  choice.model_reason.us[1] = leave;
+  choice.model_reason.us[0] = price.level_us;
+  choice.model_reason.future_us[0] = price.after_us;
+  choice.model_reason.us[1] = price.leave_us;
   choice.model_reason.host_run = true;
   return true;
+}
+
+Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOffset frontier_edges, std::size_t at,
+                                             bool fresh) const {
+  HostStay price;
+  price.level_us = host_carried_us(frontier_vertices, frontier_edges);
+  const std::size_t levels = value_.size() - 1;
+  const Place after = fresh ? Place::HostFresh : Place::Host;
+  price.after_us = at + 1 < levels ? value_[at + 1][static_cast<std::size_t>(after)] : 0.0;
+  price.leave_us = host_leave_[at][fresh ? 0 : 1];
+  return price;
+}
+
+strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context, bool decide, bool fresh,
+                                               std::chrono::steady_clock::time_point level_start) {
+  strategies::Strategy& host = *host_strategy_;
+  const strategies::LevelOutcome first = host.run(context);
+  if (first.next_frontier_vertices == 0) return first;
+  std::uint64_t last_ns = steady_ns(std::chrono::steady_clock::now());
+  host_run_levels_.clear();
+  host_run_levels_.push_back({context.frontier_end - context.frontier_begin, 0u, context.frontier_edges,
+                              steady_ns(level_start), last_ns});
+  VertexId begin = context.frontier_end;
+  VertexId end = begin + first.next_frontier_vertices;
+  EdgeOffset edges = first.next_frontier_edges;
+  EdgeOffset examined = first.edges_examined;
+  int level = context.level + 1;
+  std::size_t at = decide ? matching_profile_level(end) : 0;
+  const std::size_t last_profile_level = profile_visited_.empty() ? 0 : profile_visited_.size() - 1;
+  const char* stop = nullptr;
+  for (;;) {
+    if (decide) {
+      while (at < last_profile_level && profile_visited_[at] < end) ++at;  // matching_profile_level
+      if (!price_host_stay(end - begin, edges, at, fresh).stay()) {
+        stop = "the cost models price leaving the host cheaper";
+        break;
+      }
+    }
+    strategies::LevelContext next{context.buffers, level, begin, end, edges};
+    const strategies::LevelOutcome out = host.run(next);
+    const std::uint64_t now_ns = steady_ns(std::chrono::steady_clock::now());
+    host_run_levels_.push_back({end - begin, 0u, edges, last_ns, now_ns});
+    last_ns = now_ns;
+    examined += out.edges_examined;
+    begin = end;
+    end += out.next_frontier_vertices;
+    edges = out.next_frontier_edges;
+    ++level;
+    if (out.next_frontier_vertices == 0) break;
+  }
+  if (host_run_levels_.size() == 1) return first;  // left at once: an ordinary level
+  strategies::LevelOutcome outcome;
+  outcome.levels_advanced = static_cast<int>(host_run_levels_.size());
+  outcome.next_frontier_vertices = end - begin;
+  outcome.next_frontier_edges = edges;
+  outcome.edges_examined = examined;
+  outcome.level_records = host_run_levels_.data();
+  outcome.stop_reason = stop;
+  return outcome;
 }
 
 Executor::Choice Executor::choose_by_rule(const strategies::FrontierState& state) const {
@@ -811,7 +892,15 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       if (&strategy == block_strategy_) context.handback = block_handback_.table;
       if (&strategy == dp_strategy_) context.handback = dp_handback_.table;
     }
-    const strategies::LevelOutcome outcome = strategy.run(context);
+    // cpu_expand goes on in a host run where nothing else could run (forced, or no device), or
+    // while the models say stay (they chose it); a schedule decides every level itself.
+    const bool host_run = host_runs_ && &strategy == host_strategy_ && schedule_.empty();
+    const bool only_host = forced_ == host_strategy_ || strategies_.size() == 1;
+    const bool decide = !only_host && choice.priced && !host_leave_.empty();
+    const strategies::LevelOutcome outcome =
+        host_run && (only_host || decide)
+            ? run_on_host(context, decide, placement.synced(Location::Device) == 0, level_start)
+            : strategy.run(context);
     const auto level_stop = std::chrono::steady_clock::now();
     const double run_us = microseconds_between(level_start, level_stop);
     const double wall_us = microseconds_between(level_clock, level_stop) - record.conversion_us;
@@ -826,10 +915,10 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, wall_us});
       observe(&strategy, state.frontier_edges, group, record.predicted_us, wall_us);
     } else {
-      // A device-driven run: one record per level advanced, timed by the device's clock; the
-      // first also carries the launch and the host synchronization. The records of the levels
-      // it carried are built after the BFS is timed (expand_device_runs): their bookkeeping,
-      // ~0.4 us a level, is the log's, not the BFS's.
+      // A device-driven run (or a host run): one record per level advanced, timed by the
+      // device's clock (the host's); the first also carries the launch and the host
+      // synchronization. The records of the levels it carried are built after the BFS is timed
+      // (expand_device_runs): their bookkeeping, ~0.4 us a level, is the log's, not the BFS's.
       const detail::DeviceLevelRecord* device_levels = outcome.level_records;
       double later_us = 0.0;
       for (int k = 1; k < outcome.levels_advanced; ++k) {
@@ -837,7 +926,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         later_us += static_cast<double>(d.end_ns - d.start_ns) / 1000.0;
         next_begin += d.frontier_vertices;
       }
-      record.device_us = static_cast<double>(device_levels[0].end_ns - device_levels[0].start_ns) / 1000.0;
+      if (&strategy != host_strategy_) {
+        record.device_us = static_cast<double>(device_levels[0].end_ns - device_levels[0].start_ns) / 1000.0;
+      }
       record.time_us = std::max(0.0, wall_us - later_us);
       observe(&strategy, state.frontier_edges, group, record.predicted_us, record.time_us);
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, record.time_us});
@@ -914,18 +1005,20 @@ void Executor::expand_device_runs(BfsResult& result) {
     for (int k = 0; k < run.carried; ++k) {
       const detail::DeviceLevelRecord& d = carried_levels_[run.carried_at + static_cast<std::size_t>(k)];
       const double us = static_cast<double>(d.end_ns - d.start_ns) / 1000.0;
+      const bool on_host = run.strategy == host_strategy_;
       LevelRecord next;
       next.level = first_level + 1 + k;
       next.frontier_vertices = d.frontier_vertices;
       next.frontier_edges = d.frontier_edges;
       next.strategy = run.strategy->name();
       next.time_us = us;
-      next.device_us = us;
-      next.reason = d.kernel == 0 ? "continued on the device (one-block loop)"
-                                  : "continued on the device (grid level, device-launched)";
+      next.device_us = on_host ? 0.0 : us;
+      next.reason = on_host        ? "continued on the host (host run)"
+                    : d.kernel == 0 ? "continued on the device (one-block loop)"
+                                    : "continued on the device (grid level, device-launched)";
       visited += d.frontier_vertices;
-      const strategies::CostFeatures features =
-          run.strategy->cost_features(continued_state(next.level, d, visited, expanded), stats_);
+      const strategies::CostFeatures features = run.strategy->cost_features(
+          continued_state(next.level, d, visited, expanded, on_host ? Location::Host : Location::Device), stats_);
       expanded += d.frontier_edges;
       next.predicted_us = predict_carried_us(*run.strategy, features, d.frontier_edges);
       observe(run.strategy, d.frontier_edges, kCarried, next.predicted_us, us);

@@ -133,7 +133,9 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
           option.level_us.push_back(us);
           visited += d.frontier_vertices;
           if (samples_ != nullptr) {
-            samples_->push_back({s.name(), s.cost_features(continued_state(level + k, d, visited, expanded), stats_), us});
+            samples_->push_back(
+                {s.name(), s.cost_features(continued_state(level + k, d, visited, expanded, Location::Device), stats_),
+                 us});
           }
           expanded += d.frontier_edges;
         }

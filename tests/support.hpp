@@ -112,6 +112,17 @@ inline void check_bfs(const Graph& graph, VertexId source, const BfsResult& resu
   check_bfs(graph, source, result, reference_bfs(graph, source));
 }
 
+/// The reference BFS's vertices per distance: what each level record's frontier must be.
+inline std::vector<VertexId> frontier_sizes(const BfsTree& reference) {
+  std::vector<VertexId> frontier;
+  for (const std::int32_t d : reference.distances) {
+    if (d < 0) continue;
+    if (frontier.size() <= static_cast<std::size_t>(d)) frontier.resize(static_cast<std::size_t>(d) + 1, 0);
+    ++frontier[static_cast<std::size_t>(d)];
+  }
+  return frontier;
+}
+
 /// k deterministic sources with out-degree > 0 (or vertex 0 if none has).
 inline std::vector<VertexId> sample_sources(const Graph& graph, int k, std::uint64_t seed = 7) {
   std::vector<VertexId> sources;

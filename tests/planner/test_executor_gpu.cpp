@@ -81,14 +81,8 @@ void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& source
       plan.execute(sources[k], r);  // one plan and result reused across sources
       abfs::test::check_bfs(g, sources[k], r, references[k]);
       if (mode.options.flags == abfs::PlanFlags::Exhaustive) CHECK(r.oracle_ms > 0.0);
-      // The reference's vertices per distance: each record's frontier, in order, multi-level
-      // runs' carried levels included.
-      std::vector<abfs::VertexId> frontier;
-      for (const std::int32_t d : references[k].distances) {
-        if (d < 0) continue;
-        if (frontier.size() <= static_cast<std::size_t>(d)) frontier.resize(static_cast<std::size_t>(d) + 1, 0);
-        ++frontier[static_cast<std::size_t>(d)];
-      }
+      // Each record's frontier, in order, multi-level runs' carried levels included.
+      const std::vector<abfs::VertexId> frontier = abfs::test::frontier_sizes(references[k]);
       REQUIRE(r.levels.size() == frontier.size());
       int expected_level = 0;
       for (const auto& level : r.levels) {
