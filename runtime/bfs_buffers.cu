@@ -164,6 +164,12 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
     d_visited_saved_ = DeviceBuffer<std::uint32_t>(words);
     d_counters_saved_ = DeviceBuffer<LevelCounters>(1);
   }
+  for (const void* kernel : {reinterpret_cast<const void*>(gather_visits), reinterpret_cast<const void*>(scatter_visits),
+                             reinterpret_cast<const void*>(first_upload<kFusedVisitsSmall>),
+                             reinterpret_cast<const void*>(first_upload<kFusedVisitsLarge>),
+                             reinterpret_cast<const void*>(scatter_frontier)}) {
+    preload_kernel(kernel);
+  }
   // The graph upload reads pageable host memory; finish it before the plan is used.
   ABFS_CUDA_CHECK(cudaStreamSynchronize(stream()));
 }

@@ -183,6 +183,7 @@ class GatherPull final : public Strategy {
 
   void prepare(detail::BfsBuffers& buffers) override {
     l2_bytes_ = buffers.l2_cache_bytes;
+    detail::preload_kernel(reinterpret_cast<const void*>(expand_bottom_up));
     const auto words = static_cast<unsigned int>(std::max<std::size_t>(1, buffers.visited_words));
     const unsigned int needed = (words + kWarps - 1) / kWarps;
     blocks_ = std::max(1u, std::min(needed, config_.blocks_per_sm * static_cast<unsigned int>(buffers.multiprocessors)));

@@ -195,6 +195,18 @@ class PrivatizedQueue final : public Strategy {
     ABFS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_temp_bytes_, degrees, d_scan_.data(),
                                                   std::max<VertexId>(n, 1), buffers.stream()));
     d_scan_temp_ = detail::DeviceBuffer<unsigned char>(scan_temp_bytes_);
+    if (n > 0) {
+      // CUB's scan kernels load at their first launch (detail::preload_kernel): scan a frontier
+      // of one vertex, vertex 0, now.
+      detail::DeviceBuffer<VertexId> vertex_zero(1);
+      ABFS_CUDA_CHECK(cudaMemsetAsync(vertex_zero.data(), 0, sizeof(VertexId), buffers.stream()));
+      auto one = thrust::make_transform_iterator(thrust::counting_iterator<VertexId>(0),
+                                                 FrontierDegree{vertex_zero.data(), buffers.d_graph.row_offsets.data()});
+      std::size_t temp_bytes = scan_temp_bytes_;
+      ABFS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(d_scan_temp_.data(), temp_bytes, one, d_scan_.data(), VertexId{1},
+                                                    buffers.stream()));
+      ABFS_CUDA_CHECK(cudaStreamSynchronize(buffers.stream()));  // before vertex_zero is freed
+    }
     shared_bytes_ = 2u * kWQueues * config_.wqueue_capacity * sizeof(VertexId);
     if (shared_bytes_ > detail::allow_max_dynamic_shared_memory(reinterpret_cast<const void*>(expand_top_down))) {
       throw InvalidArgument("privatized_queue: w-queues of " + std::to_string(config_.wqueue_capacity) +
