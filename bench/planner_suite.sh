@@ -26,6 +26,7 @@ compare() {
       --json "$work/compare_$name.json" --log "$work/levels_$name.json" \
       > "$work/compare_$name.txt" 2>&1
     echo "rc=$? $(grep '^|' "$work/compare_$name.txt")" | tee -a "$final/compare.txt"
+    grep '^mean' "$work/compare_$name.txt" | tee -a "$final/compare.txt"
     tail -3 "$work/compare_$name.txt" | grep -i "error\|fail" >> "$final/compare.txt"
   done
 }
