@@ -162,8 +162,8 @@ class Executor {
   bool bitmap_for(const strategies::Strategy& s, Placement& placement, int level, VertexId begin, VertexId end);
   // Where s leaves the state after a run that ended at next_level with the visit order [0, end).
   static void after_run(const strategies::Strategy& s, Placement& placement, int next_level, VertexId end);
-  // A level a device-driven run or a host run carried (record d), for its cost features: visited = vertices
-  // discovered through it, expanded = arcs out of the frontiers before it.
+  // A level a device-driven run or a host run carried (record d), for its cost features:
+  // visited = vertices discovered through it, expanded = arcs out of the frontiers before it.
   strategies::FrontierState continued_state(int level, const DeviceLevelRecord& d, VertexId visited,
                                             EdgeOffset expanded, strategies::Location location) const;
   // The frontier about to be expanded: visited = vertices discovered so far (end of the visit
@@ -234,10 +234,10 @@ class Executor {
   std::vector<CostSample>* samples_ = nullptr;
   std::vector<std::pair<std::size_t, ModelReason>> pending_reasons_;  // (level record, reason)
   std::vector<double> level_overheads_;  // last execute: per host-driven level
-  // The device-driven runs and host runs of the BFS being executed: the record of the level each started
-  // (an index into the result's levels, before expansion), the visit order's end and the arcs
-  // expanded before its second level, and its carried levels (copies of the level log, which
-  // the next run overwrites) at carried_levels_[carried_at, + carried).
+  // The device-driven runs and host runs of the BFS being executed: the record of the level
+  // each started (an index into the result's levels, before expansion), the visit order's end
+  // and the arcs expanded before its second level, and its carried levels (copies of the level
+  // log, which the next run overwrites) at carried_levels_[carried_at, + carried).
   struct DeviceRun {
     strategies::Strategy* strategy;
     std::size_t record;
@@ -250,9 +250,9 @@ class Executor {
   std::vector<DeviceRun> device_runs_;
   std::vector<DeviceLevelRecord> carried_levels_;
   std::vector<LevelRecord> levels_scratch_;
-  // Inserts the records of the levels the device-driven and host runs carried after each run's first
-  // record (predictions, online-correction observations and samples with them), after the BFS
-  // was timed.
+  // Inserts the records of the levels the device-driven and host runs carried after each run's
+  // first record (predictions, online-correction observations and samples with them), after the
+  // BFS was timed.
   void expand_device_runs(BfsResult& result);
   // levels[index] reset to a default record (appended when index == levels.size()).
   static LevelRecord& reuse_record(std::vector<LevelRecord>& levels, std::size_t index);

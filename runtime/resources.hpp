@@ -194,7 +194,8 @@ cudaGraphNode_t add_kernel_node(cudaGraph_t graph, cudaGraphNode_t dependency, v
 /// kernel lazily, at its first launch or reference, and that first launch then costs the BFS
 /// level that makes it tens to hundreds of microseconds (a privatized_queue level of 16,058 arcs
 /// took 157 us of device time, 35 predicted, on its plan's second BFS; H100, 2026-11-22).
-/// Strategies preload their kernels at prepare(), as plans do all their other setup.
+/// Plans load every kernel at prepare(), as they do all their other setup: here, or through
+/// another reference (allow_max_dynamic_shared_memory, a graph's instantiation, a CUB call).
 /// @throws CudaError.
 inline void preload_kernel(const void* kernel) {
   cudaFuncAttributes attributes{};
