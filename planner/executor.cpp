@@ -323,9 +323,7 @@ void Executor::prepare_lookahead() {
   value_.clear();
   host_leave_.clear();
   for (RunLookahead* run : {&block_run_, &dp_run_}) *run = RunLookahead{};
-  const std::size_t host_slot = correction_slot(host_strategy_);
-  const bool host_model =
-      models_ != nullptr && host_slot < strategy_models_.size() && strategy_models_[host_slot].fit != nullptr;
+  const bool host_model = model_of(host_strategy_).fit != nullptr;
   for (int c = 0; c < kHandbackClasses; ++c) {
     host_carried_[static_cast<std::size_t>(c)] =
         !host_model ? AffineCost{std::numeric_limits<float>::infinity(), 0.0f, 0.0f}
@@ -448,7 +446,7 @@ void Executor::upload_handback() {
   // The host's level after a hand-back, the same for both runs.
   std::array<AffineCost, kHandbackClasses> host_costs{};
   const std::size_t host_slot = correction_slot(host_strategy_);
-  const bool host_model = host_slot < strategy_models_.size() && strategy_models_[host_slot].fit != nullptr;
+  const bool host_model = model_of(host_strategy_).fit != nullptr;
   for (int c = 0; use && c < kHandbackClasses; ++c) {
     host_costs[static_cast<std::size_t>(c)] =
         !host_model ? AffineCost{kNever, 0.0f, 0.0f}
@@ -555,7 +553,9 @@ Executor::Choice Executor::choose(const strategies::FrontierState& state, const 
     Choice choice{wanted, why};
     return choice;
   }
-  if (wanted == nullptr && models_ != nullptr) {
+  if (wanted == nullptr && models_ != nullptr && !host_runs_) {
+    // With host runs on, a host level after a host level comes here only when the run before it
+    // failed this very test, so it would only be repeated.
     Choice choice;
     if (continue_on_host(state, placement, choice)) return choice;
   }
@@ -579,8 +579,7 @@ bool Executor::continue_on_host(const strategies::FrontierState& state, const Pl
   // decision with the other strategies priced at the profile's frontier instead of this one:
   // one strategy priced instead of five (~1 us a level on the H100's host, 2026-11-22).
   if (placement.location != Location::Host || state.level == 0 || host_leave_.empty()) return false;
-  const std::size_t slot = correction_slot(host_strategy_);
-  if (slot >= strategy_models_.size() || strategy_models_[slot].fit == nullptr) return false;
+  if (model_of(host_strategy_).fit == nullptr) return false;
   const std::size_t at = matching_profile_level(stats_.num_vertices - state.unvisited_vertices);
   const HostStay price = price_host_stay(state.frontier_vertices, state.frontier_edges, at,
                                          place_of(placement, state.level) == Place::HostFresh);

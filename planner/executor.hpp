@@ -127,7 +127,8 @@ class Executor {
 
   Choice choose(const strategies::FrontierState& state, const Placement& placement) const;
   Choice choose_by_rule(const strategies::FrontierState& state) const;
-  // Whether cpu_expand keeps a frontier already on the host (choice set when it does).
+  // Whether cpu_expand keeps a frontier already on the host (choice set when it does). Asked
+  // only where host runs are off (set_host_runs): a host run makes the same test each level.
   bool continue_on_host(const strategies::FrontierState& state, const Placement& placement, Choice& choice) const;
   // The stay-or-leave test on the host at profile level `at` (continue_on_host, run_on_host):
   // cpu_expand's level as a host run carries it (host_carried_), then the cost to go from the
