@@ -80,11 +80,24 @@ __device__ __forceinline__ unsigned long long global_ns() {
   return t;
 }
 
-/// The profile level of t matching a visit order that ends at `visited`: the first that had
-/// discovered as many vertices (the last one if none had), searched forward from cursor.
+/// The profile level of t matching a visit order that ends at `visited`: the first from cursor
+/// on that had discovered as many vertices (the last one if none had). A binary search (the
+/// profile's visited counts do not decrease): a run starts pricing at price_from, often 100+
+/// profile levels after its cursor, and the forward scan this replaces made one dependent load
+/// per level, ~27 us in the one-block level where rgg_n_2_16_s0's runs started pricing (H100,
+/// 2026-11-22).
 __device__ __forceinline__ unsigned int match_profile_level(const detail::HandbackTable& t, unsigned int cursor,
                                                             VertexId visited) {
-  while (cursor + 1 < t.level_count && t.levels[cursor].visited < visited) ++cursor;
+  if (cursor + 1 >= t.level_count) return cursor;
+  unsigned int last = t.level_count - 1;  // the answer is in [cursor, last]
+  while (cursor < last) {
+    const unsigned int mid = cursor + (last - cursor) / 2;
+    if (t.levels[mid].visited < visited) {
+      cursor = mid + 1;
+    } else {
+      last = mid;
+    }
+  }
   return cursor;
 }
 

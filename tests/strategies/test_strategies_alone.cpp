@@ -211,25 +211,37 @@ TEST_CASE("one_block and dynamic_parallel hand back before the levels their hand
       const AloneRun none = run_alone(c.graph, c.source, *strategy, fallback, never.table());
       abfs::test::check_bfs(c.graph, c.source, none.result, reference);
       CHECK(none.stop_reasons.count(reason) == 0);
-      // Two profile levels: up to half the reachable vertices nothing beats the run; past them
-      // the host does (its level 0 us and nothing after, against 1 us a level on the device).
+      // Up to half the reachable vertices nothing beats the run; past them the host does (its
+      // level 0 us and nothing after, against 1 us a level on the device). As two profile
+      // levels, and as ~40 levels up to half (the run's binary search of its profile level).
       const auto reached = std::count_if(reference.distances.begin(), reference.distances.end(),
                                          [](std::int32_t d) { return d >= 0; });
       const auto half = static_cast<unsigned int>(reached / 2);
-      const DeviceHandback by_host(1.0f, 0.0f, {{half, 0.0f, kNever, kNever}, {kAll, 0.0f, kNever, 0.0f}});
-      const AloneRun host = run_alone(c.graph, c.source, *strategy, fallback, by_host.table());
-      abfs::test::check_bfs(c.graph, c.source, host.result, reference);
-      if (host.calls.empty() || host.calls[0].level != 0) continue;  // one_block did not fit level 0
-      const AloneRun::Call& first = host.calls[0];
-      const int expected = levels_before_limit(reference, half);
-      CAPTURE(first.stop);
-      if (first.stop == reason || first.stop.empty()) {
-        CHECK(first.levels == expected);
-      } else {
-        CHECK(first.levels < expected);  // the frontier outgrew the queue first
+      std::vector<abfs::detail::HandbackLevel> dense;
+      for (unsigned int v = std::max(1u, half / 40); v < half; v += std::max(1u, half / 40)) {
+        dense.push_back({v, 0.0f, kNever, kNever});
       }
-      for (const AloneRun::Call& call : host.calls) {
-        if (call.level >= expected) CHECK(call.levels == 1);  // past the limit, no run carries a level
+      for (const bool many : {false, true}) {
+        std::vector<abfs::detail::HandbackLevel> levels;
+        if (many) levels = dense;
+        CAPTURE(many);
+        levels.push_back({half, 0.0f, kNever, kNever});
+        levels.push_back({kAll, 0.0f, kNever, 0.0f});
+        const DeviceHandback by_host(1.0f, 0.0f, levels);
+        const AloneRun host = run_alone(c.graph, c.source, *strategy, fallback, by_host.table());
+        abfs::test::check_bfs(c.graph, c.source, host.result, reference);
+        if (host.calls.empty() || host.calls[0].level != 0) continue;  // one_block did not fit level 0
+        const AloneRun::Call& first = host.calls[0];
+        const int expected = levels_before_limit(reference, half);
+        CAPTURE(first.stop);
+        if (first.stop == reason || first.stop.empty()) {
+          CHECK(first.levels == expected);
+        } else {
+          CHECK(first.levels < expected);  // the frontier outgrew the queue first
+        }
+        for (const AloneRun::Call& call : host.calls) {
+          if (call.level >= expected) CHECK(call.levels == 1);  // past the limit, no run carries a level
+        }
       }
     }
   }
