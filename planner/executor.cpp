@@ -109,6 +109,7 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
     to_bitmap_model_ = resolve(kToBitmap, to_bitmap_features(0, 0));
   }
   corrections_.assign(strategies_.size() + 1, Correction{});  // + the upload (upload_slot())
+  after_upload_pool_ = Correction{};
   past_first_bfs_ = false;
   observations_.clear();
   prepare_lookahead();
@@ -132,7 +133,9 @@ double Executor::correction_at(std::size_t slot, EdgeOffset size, int group) con
   const auto k = static_cast<std::size_t>(size_class(size, group));
   if (c.known[k]) return c.factor[k];
   const std::size_t fallback = kClasses + static_cast<std::size_t>(group);
-  return c.known[fallback] ? c.factor[fallback] : 1.0;
+  if (c.known[fallback]) return c.factor[fallback];
+  const bool pooled = group == kAfterUpload && slot < strategies_.size() && after_upload_pool_.known[0];
+  return pooled ? after_upload_pool_.factor[0] : 1.0;
 }
 
 void Executor::observe_at(std::size_t slot, EdgeOffset size, int group, double corrected_us, double measured_us) {
@@ -170,6 +173,7 @@ void Executor::learn_corrections() {
     if (a.cls != b.cls) return a.cls < b.cls;
     return a.measured_us * b.predicted_us < b.measured_us * a.predicted_us;  // by ratio
   });
+  double pool_measured = 0.0, pool_predicted = 0.0;
   for (std::size_t at = 0; at < observations_.size();) {
     const std::uint16_t slot = observations_[at].slot;
     Correction& c = corrections_[slot];
@@ -195,7 +199,12 @@ void Executor::learn_corrections() {
       fold(c, cls, measured, predicted);
     }
     for (std::size_t g = 0; g < kGroups; ++g) fold(c, kClasses + g, group_measured[g], group_predicted[g]);
+    if (slot < strategies_.size()) {
+      pool_measured += group_measured[kAfterUpload];
+      pool_predicted += group_predicted[kAfterUpload];
+    }
   }
+  fold(after_upload_pool_, 0, pool_measured, pool_predicted);
   observations_.clear();
   prepare_lookahead();
 }
@@ -381,12 +390,14 @@ void Executor::prepare_lookahead() {
     std::array<double, 2> leave_host{kInfinity, kInfinity};  // from HostFresh, Host
     std::array<Conversions, kPlaces> converted;
     for (std::size_t p = 0; p < kPlaces; ++p) {
-      // An upload before the BFS used the device moves every vertex visited so far; later
-      // ones, about the frontier.
+      // An upload moves every visit the device has not seen (the executor's end - synced).
+      // Before the BFS used the device that is every vertex visited so far; after a download it
+      // is those visited since, which the profile does not know: all visited bounds it. Pricing
+      // only the frontier made a detour over the device cheap: luxembourg_osm's plan ran
+      // gather_pull at level 0 and went back to the host for 1,000 levels (~75 us lost a BFS,
+      // H100, 2026-11-22), because a later upload from there looked cheaper than the first.
       const auto from = static_cast<Place>(p);
-      const VertexId upload =
-          from == Place::HostFresh ? stats_.num_vertices - state.unvisited_vertices : state.frontier_vertices;
-      converted[p] = conversions(from, state, upload);
+      converted[p] = conversions(from, state, stats_.num_vertices - state.unvisited_vertices);
     }
     for (std::size_t k = 0; k < strategies_.size(); ++k) {
       const strategies::Strategy& s = *strategies_[k];
@@ -603,8 +614,18 @@ Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOff
   const std::size_t levels = value_.size() - 1;
   const Place after = fresh ? Place::HostFresh : Place::Host;
   price.after_us = at + 1 < levels ? value_[at + 1][static_cast<std::size_t>(after)] : 0.0;
-  price.leave_us = host_leave_[at][fresh ? 0 : 1];
+  const std::size_t k = fresh ? 0 : 1;
+  price.leave_us =
+      host_leave_[at][k] + host_leave_shift_[k][static_cast<std::size_t>(arcs_size_class(frontier_edges))];
   return price;
+}
+
+void Executor::shift_host_leave(const Choice& choice, EdgeOffset frontier_edges, std::size_t at, bool fresh) {
+  if (!std::isfinite(choice.leave_us) || at >= host_leave_.size()) return;
+  const std::size_t k = fresh ? 0 : 1;
+  if (!std::isfinite(host_leave_[at][k])) return;
+  host_leave_shift_[k][static_cast<std::size_t>(arcs_size_class(frontier_edges))] =
+      choice.leave_us - host_leave_[at][k];
 }
 
 strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context, bool decide, bool fresh,
@@ -729,6 +750,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   if (count > 1) {
     choice.runner_up = candidates[1].strategy->name();  // static storage
     choice.runner_up_predicted_us = candidates[1].level_us + candidates[1].conversion_us;
+    if (best.strategy == host_strategy_) choice.leave_us = candidates[1].score();
   }
   return choice;
 }
@@ -833,6 +855,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   EdgeOffset edges_out_of_reached = 0;  // arcs out of the expanded frontiers
   int level = 0;
   level_overheads_.clear();
+  for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
   // A level's time runs from the end of the previous one: the decision and the executor's
   // bookkeeping count, as they do in the total.
   auto level_clock = std::chrono::steady_clock::now();
@@ -841,6 +864,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         frontier_state(level, end - begin, end, frontier_edges, edges_out_of_reached, placement);
     const Choice choice = choose(state, placement);
     strategies::Strategy& strategy = *choice.strategy;
+    if (&strategy == host_strategy_ && placement.location == Location::Host && level > 0) {
+      shift_host_leave(choice, frontier_edges, matching_profile_level(end), placement.synced(Location::Device) == 0);
+    }
 
     const std::size_t index = used++;
     LevelRecord& record = reuse_record(result.levels, index);

@@ -13,6 +13,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -82,6 +83,9 @@ class Executor {
     double predicted_conversion_us = 0.0;
     const char* runner_up = nullptr;  // a strategy's name()
     double runner_up_predicted_us = 0.0;
+    // With cpu_expand chosen by the full decision: the best other candidate's score (the way
+    // off the host at this frontier), for host_leave_shift_.
+    double leave_us = std::numeric_limits<double>::infinity();
     bool priced = false;           // predicted_us and predicted_conversion_us are the models'
     bool deferred_reason = false;  // reason is empty; model_reason holds it
     ModelReason model_reason;
@@ -132,7 +136,8 @@ class Executor {
   bool continue_on_host(const strategies::FrontierState& state, const Placement& placement, Choice& choice) const;
   // The stay-or-leave test on the host at profile level `at` (continue_on_host, run_on_host):
   // cpu_expand's level as a host run carries it (host_carried_), then the cost to go from the
-  // host, against the profile's best way off the host. fresh: the BFS has not used the device.
+  // host, against the profile's best way off the host (host_leave_) moved by this BFS's
+  // host_leave_shift_. fresh: the BFS has not used the device.
   struct HostStay {
     double level_us = 0.0;
     double after_us = 0.0;
@@ -282,6 +287,15 @@ class Executor {
   // By profile level: the cost to go without cpu_expand from the host, [0] before the BFS
   // used the device, [1] after (continue_on_host).
   std::vector<std::array<double, 2>> host_leave_;
+  // The stay test's correction of host_leave_ to this BFS's frontier, by [fresh?0:1][size
+  // class of the frontier's arcs]: where the full decision kept cpu_expand after the stay test
+  // had priced leaving cheaper, the gap between its way off the host (priced at this frontier)
+  // and the profile's. Without it the two disagreed level after level: luxembourg_osm's plan
+  // made the full decision (~1 us) at 150-520 host levels a BFS, each keeping cpu_expand (H100,
+  // 2026-11-22). Zero at the start of each BFS; a class keeps its latest gap.
+  std::array<std::array<double, kHandbackClasses>, 2> host_leave_shift_{};
+  // Records the gap after the full decision kept cpu_expand on the host at profile level `at`.
+  void shift_host_leave(const Choice& choice, EdgeOffset frontier_edges, std::size_t at, bool fresh);
   // The runs' hand-back tables (HandbackTable): built from the lookahead, on the device, and
   // the host copies they were uploaded from. Empty without models, a profile or a device.
   struct HandbackBuffers {
@@ -340,6 +354,12 @@ class Executor {
   }
   void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
   std::vector<Correction> corrections_;  // parallel to strategies_
+  // The device levels right after an upload, all strategies pooled (entry 0): the fallback of
+  // a strategy that has not run such a level yet. Their extra cost is the driver's, cold after
+  // host work, more than the kernel's: round 1 of the suite measured 1.5-2.3x the prediction
+  // whichever strategy ran (dynamic_parallel 74/38 us on ca-AstroPh, privatized_queue 87/45 on
+  // kron:22, H100, 2026-11-22), and a strategy's own group learns only once it has run one.
+  Correction after_upload_pool_;
   bool past_first_bfs_ = false;          // the first BFS since set_models teaches nothing
   std::vector<Observation> observations_;
 };
