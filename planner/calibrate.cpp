@@ -13,13 +13,16 @@
 #include "planner/cost_model.hpp"
 #include "planner/executor.hpp"
 #include "runtime/device_probes.hpp"
+#include "runtime/resources.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <thread>
 
 namespace abfs {
 namespace {
@@ -44,6 +47,21 @@ std::string host_cpu_name() {
     }
   }
   return "unknown";
+}
+
+/// The host's OpenMP team woken after a pause, in us: a parallel region of every thread
+/// (run_openmp_team) 10 ms after the last one (libgomp's threads have stopped spinning and
+/// sleep by then), median of `regions`.
+double measure_team_wake_us(int regions) {
+  detail::run_openmp_team();  // started
+  std::vector<double> us;
+  for (int r = 0; r < regions; ++r) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const auto start = std::chrono::steady_clock::now();
+    detail::run_openmp_team();
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+  }
+  return detail::quantile(us, 0.5);
 }
 
 }  // namespace
@@ -71,6 +89,8 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   entry.measurements = detail::measure_device_probes(patient, [&](const std::string& step) { progress(0.0, step); });
   progress(probe_share * 0.9, "level-loop mechanisms: tail launch, device graph launch, graph WHILE node");
   for (const auto& [name, us] : strategies::probe_level_loop_mechanisms(patient)) entry.measurements[name] = us;
+  progress(probe_share * 0.95, "host OpenMP team wake after a pause");
+  entry.measurements["cpu_team_wake_us"] = measure_team_wake_us(patient ? 21 : 9);
 
   std::vector<detail::CostSample> samples;
   for (std::size_t g = 0; g < graphs.size(); ++g) {
@@ -139,6 +159,12 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   std::map<std::string, std::vector<detail::CostSample>> by_model;
   for (auto& s : samples) by_model[s.model].push_back(std::move(s));
   for (const auto& [name, model_samples] : by_model) entry.models[name] = detail::fit_cost_model(model_samples);
+  if (const auto cpu = entry.models.find("cpu_expand"); cpu != entry.models.end()) {
+    // No sample had a cold team (cpu_expand's cost_features): the probe prices it.
+    for (std::size_t i = 0; i < cpu->second.features.size(); ++i) {
+      if (cpu->second.features[i] == "team_wake") cpu->second.coefficients[i] = entry.measurements["cpu_team_wake_us"];
+    }
+  }
   progress(0.99, "executor overhead per level");
   {
     // The executor's own time per host-driven level (the decision by these models, the

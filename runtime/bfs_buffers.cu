@@ -116,6 +116,10 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
   h_parent.resize(n);
   h_order.resize(n);
   if (checkpoints) h_visited_saved_.assign(words, 0);
+  // The OpenMP team that cpu_expand's large levels and large uploads run on. libgomp starts its
+  // threads at a thread's first parallel region: in a BFS that was one level's 7.2 ms (an upload
+  // of ~50,000 visits before luxembourg_osm's first one_block run, H100 host, 2026-11-22).
+  run_openmp_team();
   if (!use_device) {
     h_visited_pageable_.assign(words, 0);
     h_visited = h_visited_pageable_.data();

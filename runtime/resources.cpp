@@ -5,6 +5,7 @@
 #include <abfs/plan.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <string>
 
@@ -58,6 +59,13 @@ DeviceInfo select_device(int device) {
   info.compute_minor = prop.minor;
   info.memory_bytes = prop.totalGlobalMem;
   return info;
+}
+
+int run_openmp_team() {
+  std::atomic<int> threads{0};
+#pragma omp parallel
+  threads.fetch_add(1, std::memory_order_relaxed);
+  return threads.load();
 }
 
 }  // namespace abfs::detail

@@ -205,6 +205,12 @@ inline void preload_kernel(const void* kernel) {
 /// Milliseconds between two recorded events; both must have completed.
 double elapsed_ms(const Event& start, const Event& stop);
 
+/// Runs one parallel region on the host's OpenMP team (omp_get_max_threads() threads), each
+/// thread counting itself, and returns the count: it starts the team where this thread has
+/// none yet (libgomp starts its threads at a thread's first region) and wakes it where its
+/// threads sleep. An empty region is no substitute: the compiler may drop it.
+int run_openmp_team();
+
 /// Lets kernel (a __global__ function) use all the dynamic shared memory the current device
 /// allows per block, its opt-in limit less the kernel's static shared memory, and returns that
 /// many bytes. The attribute belongs to the kernel, not to a plan: every plan sets the maximum,

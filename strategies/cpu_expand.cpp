@@ -66,6 +66,13 @@ class CpuExpand final : public Strategy {
     f.add("serial_level", serial ? 1.0 : 0.0);
     f.add("parallel_level", serial ? 0.0 : 1.0);
     f.add("frontier_vertices", state.frontier_vertices);
+    // Waking the team: libgomp's threads sleep once they have spun for a while without work,
+    // which they always have when a level is decided after device levels or serial host
+    // levels; a level a host run carries follows a level of the run. Its coefficient is
+    // calibration's cpu_team_wake_us probe, not a fit (no calibration sample has a cold team):
+    // email-Enron's parallel level of 92,473 arcs after device work took 272 us, 51 predicted
+    // without it (H100 host, 2026-11-22).
+    f.add("team_wake", serial || state.continues_run ? 0.0 : 1.0);
     f.add("serial_edges", serial ? edges : 0.0);
     f.add("parallel_edges", serial ? 0.0 : edges);
     f.add("serial_dram_edges", serial ? edges * miss : 0.0);

@@ -4,7 +4,7 @@ namespace abfs::strategies {
 
 const std::vector<RegistryEntry>& registry() {
   static const std::vector<RegistryEntry> entries = {
-      {"cpu_expand", 5, false, &make_cpu_expand},
+      {"cpu_expand", 6, false, &make_cpu_expand},
       {"one_block", 2, true, [] { return make_one_block(); }},
       {"dynamic_parallel", 6, true, [] { return make_dynamic_parallel(); }},
       {"privatized_queue", 3, true, [] { return make_privatized_queue(); }},
