@@ -441,7 +441,10 @@ struct PlanTiming {
 // each timed BFS follows a BFS of the same plan, as in a batch of sources, rather than a pause
 // spent validating (after one, the host's first CUDA calls cost 30-100 us more:
 // bench/idle_probe.cu) or another plan's BFS (which leaves the GPU's L2 holding its own copy
-// of the graph). Rounds spread drift in the host's or the GPU's speed over all plans alike.
+// of the graph). Rounds spread drift in the host's or the GPU's speed over all plans alike,
+// and each round starts one plan later than the one before: a plan's place in the order weighs
+// too (auto, always first, ran luxembourg_osm's first round right after the plans were built,
+// 2.9-3.4 ms against 2.2-2.9 in the second; H100 host, 2026-11-22).
 int compare_command(const RunArgs& args, int rounds, const std::string& json_path) {
   const abfs::Graph g = load_for(args);
   const std::vector<abfs::VertexId> sources = sources_with_out_arcs(g, std::max(1, args.random_sources), args.seed);
@@ -471,7 +474,8 @@ int compare_command(const RunArgs& args, int rounds, const std::string& json_pat
   std::vector<abfs::BfsResult> auto_runs, oracle_runs;
   std::vector<abfs::BfsResult> results(sources.size());
   for (int round = 0; round < rounds; ++round) {
-    for (std::size_t p = 0; p < plans.size(); ++p) {
+    for (std::size_t turn = 0; turn < plans.size(); ++turn) {
+      const std::size_t p = (turn + static_cast<std::size_t>(round)) % plans.size();
       const std::string& name = names[p];
       plans[p].execute(sources.front(), results.front());  // warm-up
       for (std::size_t k = 0; k < sources.size(); ++k) plans[p].execute(sources[k], results[k]);
