@@ -620,12 +620,14 @@ Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOff
   return price;
 }
 
-void Executor::shift_host_leave(const Choice& choice, EdgeOffset frontier_edges, std::size_t at, bool fresh) {
-  if (!std::isfinite(choice.leave_us) || at >= host_leave_.size()) return;
-  const std::size_t k = fresh ? 0 : 1;
-  if (!std::isfinite(host_leave_[at][k])) return;
-  host_leave_shift_[k][static_cast<std::size_t>(arcs_size_class(frontier_edges))] =
-      choice.leave_us - host_leave_[at][k];
+void Executor::shift_host_leave(const Choice& choice, VertexId frontier_vertices, EdgeOffset frontier_edges,
+                                std::size_t at, bool fresh) {
+  if (!std::isfinite(choice.stay_margin_us) || at >= host_leave_.size()) return;
+  double& shift = host_leave_shift_[fresh ? 0 : 1][static_cast<std::size_t>(arcs_size_class(frontier_edges))];
+  shift = 0.0;
+  const HostStay unshifted = price_host_stay(frontier_vertices, frontier_edges, at, fresh);
+  const double margin = unshifted.leave_us - unshifted.level_us - unshifted.after_us;
+  shift = std::isfinite(margin) ? choice.stay_margin_us - margin : 0.0;
 }
 
 strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context, bool decide, bool fresh,
@@ -750,7 +752,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   if (count > 1) {
     choice.runner_up = candidates[1].strategy->name();  // static storage
     choice.runner_up_predicted_us = candidates[1].level_us + candidates[1].conversion_us;
-    if (best.strategy == host_strategy_) choice.leave_us = candidates[1].score();
+    if (best.strategy == host_strategy_) choice.stay_margin_us = candidates[1].score() - best.score();
   }
   return choice;
 }
@@ -865,7 +867,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const Choice choice = choose(state, placement);
     strategies::Strategy& strategy = *choice.strategy;
     if (&strategy == host_strategy_ && placement.location == Location::Host && level > 0) {
-      shift_host_leave(choice, frontier_edges, matching_profile_level(end), placement.synced(Location::Device) == 0);
+      shift_host_leave(choice, state.frontier_vertices, frontier_edges, matching_profile_level(end),
+                       placement.synced(Location::Device) == 0);
     }
 
     const std::size_t index = used++;

@@ -83,9 +83,10 @@ class Executor {
     double predicted_conversion_us = 0.0;
     const char* runner_up = nullptr;  // a strategy's name()
     double runner_up_predicted_us = 0.0;
-    // With cpu_expand chosen by the full decision: the best other candidate's score (the way
-    // off the host at this frontier), for host_leave_shift_.
-    double leave_us = std::numeric_limits<double>::infinity();
+    // With cpu_expand chosen by the full decision: how much cheaper it is than the best other
+    // candidate (scores: the level, its conversion, what it carries, the cost to go), for
+    // host_leave_shift_.
+    double stay_margin_us = std::numeric_limits<double>::quiet_NaN();
     bool priced = false;           // predicted_us and predicted_conversion_us are the models'
     bool deferred_reason = false;  // reason is empty; model_reason holds it
     ModelReason model_reason;
@@ -287,15 +288,19 @@ class Executor {
   // By profile level: the cost to go without cpu_expand from the host, [0] before the BFS
   // used the device, [1] after (continue_on_host).
   std::vector<std::array<double, 2>> host_leave_;
-  // The stay test's correction of host_leave_ to this BFS's frontier, by [fresh?0:1][size
-  // class of the frontier's arcs]: where the full decision kept cpu_expand after the stay test
-  // had priced leaving cheaper, the gap between its way off the host (priced at this frontier)
-  // and the profile's. Without it the two disagreed level after level: luxembourg_osm's plan
-  // made the full decision (~1 us) at 150-520 host levels a BFS, each keeping cpu_expand (H100,
-  // 2026-11-22). Zero at the start of each BFS; a class keeps its latest gap.
+  // The stay test's correction to this BFS, by [fresh?0:1][size class of the frontier's arcs]:
+  // where the full decision kept cpu_expand after the stay test had priced leaving cheaper, the
+  // amount that makes the stay test's margin at that level the full decision's. The two price
+  // differently (the way off the host at this frontier or at the profile's; the host's level
+  // with the executor's overhead and the plain levels' correction, or as a host run carries
+  // it), and without it they disagreed level after level: luxembourg_osm's plan made the full
+  // decision (~1 us) at 150-520 host levels a BFS, each keeping cpu_expand (H100, 2026-11-22).
+  // Zero at the start of each BFS; a class keeps its latest value.
   std::array<std::array<double, kHandbackClasses>, 2> host_leave_shift_{};
-  // Records the gap after the full decision kept cpu_expand on the host at profile level `at`.
-  void shift_host_leave(const Choice& choice, EdgeOffset frontier_edges, std::size_t at, bool fresh);
+  // Sets host_leave_shift_ after the full decision kept cpu_expand on the host at profile level
+  // `at` with this frontier.
+  void shift_host_leave(const Choice& choice, VertexId frontier_vertices, EdgeOffset frontier_edges, std::size_t at,
+                        bool fresh);
   // The runs' hand-back tables (HandbackTable): built from the lookahead, on the device, and
   // the host copies they were uploaded from. Empty without models, a profile or a device.
   struct HandbackBuffers {
