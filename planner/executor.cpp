@@ -110,7 +110,7 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
   }
   corrections_.assign(strategies_.size() + 1, Correction{});  // + the upload (upload_slot())
   after_upload_pool_ = Correction{};
-  past_first_bfs_ = false;
+  past_first_bfs_ = warmed_;
   observations_.clear();
   prepare_lookahead();
 }
@@ -147,10 +147,13 @@ void Executor::observe_at(std::size_t slot, EdgeOffset size, int group, double c
 
 void Executor::learn_corrections() {
   if (!past_first_bfs_) {
-    // The first BFS with these models pays one-time costs later ones do not: kernels loaded at
-    // their first launch (lazy module loading, the CUDA 12.2+ default), pages and caches
-    // touched first. On soc-Slashdot0902 its levels took 2-6x the next BFSs' (H100,
-    // 2026-11-22), and a class it priced out was never run, so never corrected, again.
+    // An executor's first BFS pays one-time costs later ones do not: pages and caches touched
+    // first, and before kernels were loaded at prepare(), their loading (soc-Slashdot0902's
+    // levels took 2-6x the next BFSs'); a class it priced out was never run, so never
+    // corrected, again. So it teaches nothing, unless a BFS ran before the models were set
+    // (set_models): a plan's sampled BFS has warmed the executor, and its first BFS with the
+    // models then took 0.9-1.2x the median of the next five on nine suite graphs (other
+    // sources, so loosely; H100, 2026-11-22).
     past_first_bfs_ = true;
     observations_.clear();
     return;
@@ -995,6 +998,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
                    result.parents);
   result.result_ms = microseconds_since(collect_start) / 1000.0;
   learn_corrections();
+  warmed_ = true;
 }
 
 LevelRecord& Executor::reuse_record(std::vector<LevelRecord>& levels, std::size_t index) {

@@ -365,7 +365,8 @@ class Executor {
   // whichever strategy ran (dynamic_parallel 74/38 us on ca-AstroPh, privatized_queue 87/45 on
   // kron:22, H100, 2026-11-22), and a strategy's own group learns only once it has run one.
   Correction after_upload_pool_;
-  bool past_first_bfs_ = false;          // the first BFS since set_models teaches nothing
+  bool past_first_bfs_ = false;  // the first BFS since set_models teaches nothing, unless warmed_
+  bool warmed_ = false;          // a BFS has run (the plan's sampled BFS)
   std::vector<Observation> observations_;
 };
 

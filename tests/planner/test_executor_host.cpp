@@ -137,11 +137,8 @@ double median_log_error(const abfs::BfsResult& r) {
   return abfs::detail::quantile(errors, 0.5);
 }
 
-}  // namespace
-
-TEST_CASE("online correction learns a model's systematic error from the BFSs a plan ran") {
-  // A cpu_expand model that predicts ~1/100 of any real level (10 ns a level, no cost per arc).
-  const abfs::Graph g = abfs::generate_grid(64, 64);
+/// A cpu_expand model that predicts ~1/100 of any real level (10 ns a level, no cost per arc).
+std::shared_ptr<abfs::detail::ModelSet> hundredfold_too_fast_models(const abfs::Graph& g) {
   auto models = std::make_shared<abfs::detail::ModelSet>();
   abfs::strategies::FrontierState probe;
   const auto features = abfs::strategies::make_cpu_expand()->cost_features(probe, abfs::compute_stats(g));
@@ -150,6 +147,14 @@ TEST_CASE("online correction learns a model's systematic error from the BFSs a p
     fit.features.emplace_back(features.names[static_cast<std::size_t>(i)]);
     fit.coefficients.push_back(i < 2 ? 0.01 : 0.0);  // serial_level, parallel_level
   }
+  return models;
+}
+
+}  // namespace
+
+TEST_CASE("online correction learns a model's systematic error from the BFSs a plan ran") {
+  const abfs::Graph g = abfs::generate_grid(64, 64);
+  const auto models = hundredfold_too_fast_models(g);
   for (const bool online : {true, false}) {
     abfs::PlanOptions options = host_only();
     options.online_correction = online;
@@ -177,4 +182,21 @@ TEST_CASE("online correction learns a model's systematic error from the BFSs a p
       CHECK(after > before - 1.0);  // no correction: the same error, give or take the noise
     }
   }
+}
+
+TEST_CASE("after a BFS has warmed the executor (a plan's sampled BFS), the first BFS with the models teaches") {
+  const abfs::Graph g = abfs::generate_grid(64, 64);
+  abfs::detail::Executor executor(g, host_only(), false);
+  executor.set_level_profile(executor.sample_levels(0));  // as plan_bfs does, before the models
+  executor.set_models(hundredfold_too_fast_models(g), "test");
+  abfs::BfsResult untaught, taught;
+  executor.execute(100, untaught);
+  executor.execute(200, taught);
+  abfs::test::check_bfs(g, 100, untaught);
+  abfs::test::check_bfs(g, 200, taught);
+  const double before = median_log_error(untaught);
+  const double after = median_log_error(taught);
+  INFO("median |log(measured / predicted)| " << before << " then " << after);
+  CHECK(before > 2.0);
+  CHECK(after < before - 1.5);  // as in the test above: one BFS taught the clamped factor of 8
 }
