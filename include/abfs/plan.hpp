@@ -96,8 +96,10 @@ struct PlanOptions {
   /// ratio left out) is folded into a factor (halfway each BFS, within 1/8..8). Systematic
   /// errors of the calibrated models on this graph (branchy host levels, DRAM-bound device
   /// levels, the first work of a BFS on cold host caches, the first device work after an idle
-  /// GPU) fade after a BFS or two. The plan's first BFS teaches nothing: it pays one-time costs
-  /// (kernels loaded at first launch, pages touched first). false: the calibrated models alone.
+  /// GPU) fade after a BFS or two. The plan's first BFS teaches too: kernels load and the host's
+  /// OpenMP team starts when the plan is made, and the plan's sampled BFS has run before it. A
+  /// device level right after an upload whose strategy has not run one yet takes the factor of
+  /// all strategies' such levels. false: the calibrated models alone.
   bool online_correction = true;
 };
 
