@@ -4,8 +4,10 @@
 // The sweep graphs cover the frontier shapes the strategies meet: Kronecker (skewed degrees, a
 // few huge levels), uniform random out-degree (directed, even degrees, a dozen levels), and a
 // 2-D grid (hundreds of tiny levels, like road networks and meshes), at two sizes each so that
-// per-vertex and per-arc terms separate from fixed costs; the larger uniform graph is several
-// times the H100's L2 and the host core's caches, so that the *dram* terms have samples.
+// per-vertex and per-arc terms separate from fixed costs; the larger uniform graphs are several
+// times the H100's L2 and the host core's caches, so that the *dram* terms have samples: the
+// 2^24-vertex one (2^25 patient) has per-vertex arrays of 270 MB (540), most of whose random
+// writes miss the L2 (device_vertex_miss_share 0.81, 0.90), as on graphs of 10^8 vertices.
 
 #include <abfs/error.hpp>
 #include <abfs/plan.hpp>
@@ -69,12 +71,15 @@ double measure_team_wake_us(int regions) {
 DeviceWisdom calibrate(const CalibrationOptions& options) {
   if (cuda_device_count() <= options.device) throw InvalidArgument("calibrate: no CUDA device " + std::to_string(options.device));
   const bool patient = options.level == CalibrationLevel::Patient;
-  // Sweep graphs and BFS sources per graph. Quick: ~1 minute on the H100 (2026-11-22).
+  // Sweep graphs and BFS sources per graph. Quick: 37 s on the H100 without the 2^24-vertex
+  // graph (2026-11-22); its exhaustive trial of one source took 13-19 s on graphs of that size
+  // (bench/large_graphs.sh, 2026-11-24), so expect ~55 s.
   const std::vector<std::string> graphs =
       patient ? std::vector<std::string>{"kron:16", "kron:20", "kron:22", "uniform:262144:8", "uniform:4194304:8",
-                                         "uniform:1048576:16", "grid:256:256", "grid:64:8192", "grid:1024:1024"}
-              : std::vector<std::string>{"kron:15", "kron:19", "uniform:262144:8", "uniform:4194304:8", "grid:128:256",
-                                         "grid:32:2048"};
+                                         "uniform:1048576:16", "uniform:33554432:4", "grid:256:256", "grid:64:8192",
+                                         "grid:1024:1024"}
+              : std::vector<std::string>{"kron:15", "kron:19", "uniform:262144:8", "uniform:4194304:8",
+                                         "uniform:16777216:4", "grid:128:256", "grid:32:2048"};
   const int sources = patient ? 4 : 2;
   const double probe_share = 0.15;
   auto progress = [&](double fraction, const std::string& what) {
@@ -111,8 +116,14 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       // Device-driven runs keep their trials, which start them at every level.
       detail::Executor executor(graph, plan_options, true);
       std::vector<detail::CostSample> trial_samples;
-      executor.collect_samples(&trial_samples);
-      for (VertexId source : bfs_sources) executor.execute(source, result);
+      for (VertexId source : bfs_sources) {
+        // The source's own level profile, so that the sampled features (bottom-up scans,
+        // discoveries) are exact, as in the forced runs below.
+        executor.collect_samples(nullptr);
+        executor.set_level_profile(executor.sample_levels(source));
+        executor.collect_samples(&trial_samples);
+        executor.execute(source, result);
+      }
       const std::vector<std::string> single = single_level_strategy_names();
       for (auto& sample : trial_samples) {
         if (std::find(single.begin(), single.end(), sample.model) == single.end()) {

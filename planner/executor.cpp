@@ -234,6 +234,16 @@ void Executor::add_profile_features(strategies::FrontierState& state, std::size_
   const LevelShape& shape = stats_.sampled_levels[profile_level];
   state.pull_scanned_edges = static_cast<double>(shape.pull_scanned_edges);
   state.pull_longest_scan = static_cast<double>(shape.pull_longest_scan);
+  state.discovered_vertices =
+      profile_discovered(stats_.sampled_levels, profile_level, state.frontier_edges, state.unvisited_vertices);
+}
+
+double profile_discovered(const std::vector<LevelShape>& levels, std::size_t level, EdgeOffset frontier_edges,
+                          VertexId unvisited_vertices) {
+  if (level >= levels.size() || levels[level].frontier_edges == 0) return 0.0;
+  const double next = level + 1 < levels.size() ? static_cast<double>(levels[level + 1].frontier_vertices) : 0.0;
+  return std::min(static_cast<double>(unvisited_vertices),
+                  next * static_cast<double>(frontier_edges) / static_cast<double>(levels[level].frontier_edges));
 }
 
 std::size_t Executor::matching_profile_level(VertexId visited) const {
@@ -449,9 +459,12 @@ void Executor::upload_handback() {
   constexpr float kNever = std::numeric_limits<float>::infinity();
   const std::size_t levels = use ? value_.size() - 1 : 0;
   auto state_of = [&](VertexId vertices, EdgeOffset arcs, bool grid) {
+    // Affine in the frontier: a level's discoveries are taken as its frontier's size (the
+    // tables price the shrinking tail, where they are fewer; the term is small there).
     strategies::FrontierState state;
     state.frontier_vertices = vertices;
     state.frontier_edges = arcs;
+    state.discovered_vertices = vertices;
     state.location = Location::Device;
     state.continues_run = true;
     state.grid_level = grid;

@@ -31,6 +31,13 @@ struct ModelSet {
   double level_overhead_us = 0.0;
 };
 
+/// Vertices a level is expected to discover, from a sampled BFS's level shapes: the discoveries
+/// per frontier arc of sampled level `level` (the next level's frontier over this one's arcs)
+/// times frontier_edges, at most unvisited_vertices; 0 past the sample or where the sampled
+/// level had no arcs. At the sampled source's own levels it is the next level's size exactly.
+double profile_discovered(const std::vector<LevelShape>& levels, std::size_t level, EdgeOffset frontier_edges,
+                          VertexId unvisited_vertices);
+
 class Executor {
  public:
   /// Allocates everything (host, device when use_device, a checkpoint under Exhaustive) and

@@ -32,7 +32,8 @@
 // The kernel for a level is chosen by thresholds; there is no bottom-up step (it hands over to
 // one), and edges are balanced only coarsely (thread, warp or block per vertex by its degree).
 // Cost features: 1 host copy, launch and round trip per run; per grid level one device launch,
-// the frontier's arcs scanned, one atomic per arc and per block.
+// the frontier's arcs scanned, one atomic per arc and per block, the vertices it discovers
+// (random writes that miss the L2 on graphs of millions of vertices).
 // @see Luo, Wong, Hwu, DAC 2010 (hierarchical kernel arrangement); NVIDIA, CUDA Programming
 //      Guide, "CUDA Graphs: Device Graph Launch" (tail launch of device graphs).
 
@@ -373,6 +374,10 @@ class DynamicParallel final : public Strategy {
     f.add("grid_vertices", grid ? vertices : 0.0);
     f.add("grid_edges", grid ? edges : 0.0);
     f.add("grid_dram_edges", grid ? edges * device_miss_share(stats, l2_bytes_) : 0.0);
+    // A grid level's discoveries at the share of their random writes that miss the L2, as in
+    // privatized_queue (a one-block level discovers at most a few thousand vertices).
+    f.add("grid_dram_discovered",
+          grid ? expected_discovered(state, stats) * device_vertex_miss_share(stats, l2_bytes_) : 0.0);
     return f;
   }
 

@@ -10,6 +10,8 @@
 #include "runtime/bfs_buffers.hpp"
 
 #include <array>
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -52,6 +54,10 @@ struct FrontierState {
   /// scan. Negative when no sample exists.
   double pull_scanned_edges = -1.0;
   double pull_longest_scan = -1.0;
+  /// Vertices this level is expected to discover (the next frontier's size), from the sampled
+  /// BFS: its matching level's discoveries per frontier arc times this frontier's arcs, at most
+  /// the unvisited vertices. Negative when no sample exists (expected_discovered estimates it).
+  double discovered_vertices = -1.0;
 };
 
 /// Bytes a BFS over the graph touches at random on either side: the CSR, distances, parents
@@ -76,12 +82,38 @@ inline double device_miss_share(const GraphStats& stats, double l2_bytes) {
   return bytes > l2_bytes && l2_bytes > 0.0 ? 1.0 - l2_bytes / bytes : 0.0;
 }
 
+/// Share (0..1) of a device level's random accesses to per-vertex arrays expected to miss the
+/// GPU's L2: 1 - L2 / the bytes of the arrays a top-down or bottom-up step touches once per
+/// vertex it expands or discovers, at a random place (row offsets, distances, parents, the
+/// visited bitmap: 16.125 bytes a vertex); 0 when they fit. Unlike device_miss_share it leaves
+/// out the arcs, which a level reads in runs: on the H100 (50 MB L2) a privatized_queue level
+/// costs ~0.2 ns more per vertex it discovers on uniform graphs of 2^25-10^8 vertices, and
+/// kron:24's arc-heavy levels ran below the whole-graph share's price (exhaustive trials,
+/// bench/large_graphs.sh, 2026-11-24).
+inline double device_vertex_miss_share(const GraphStats& stats, double l2_bytes) {
+  const double bytes = static_cast<double>(stats.num_vertices) *
+                       (sizeof(EdgeOffset) + sizeof(std::int32_t) + sizeof(VertexId) + 1.0 / 8.0);
+  return bytes > l2_bytes && l2_bytes > 0.0 ? 1.0 - l2_bytes / bytes : 0.0;
+}
+
+/// Vertices a level discovers: state.discovered_vertices where the sampled BFS gave it, else
+/// as when the frontier's arcs hit vertices at random, U * (1 - exp(-|E_F| / |V|)) (exact in
+/// expectation for uniform random graphs; an upper bound where arcs stay among visited
+/// vertices, as in road networks).
+inline double expected_discovered(const FrontierState& state, const GraphStats& stats) {
+  if (state.discovered_vertices >= 0.0) return state.discovered_vertices;
+  const auto n = static_cast<double>(stats.num_vertices);
+  return n > 0.0 ? static_cast<double>(state.unvisited_vertices) *
+                       -std::expm1(-static_cast<double>(state.frontier_edges) / n)
+                 : 0.0;
+}
+
 /// The counts a strategy's cost model needs for one level, by name (the names are the model's
 /// features in wisdom). The planner turns them into microseconds with fitted coefficients:
 /// predicted us = sum of coefficient[name] * value. Conversions of the frontier between host and
 /// device or queue and bitmap are the executor's and priced separately.
 struct CostFeatures {
-  static constexpr int kMaxFeatures = 8;
+  static constexpr int kMaxFeatures = 10;
   int size = 0;
   std::array<const char*, kMaxFeatures> names{};
   std::array<double, kMaxFeatures> values{};

@@ -189,3 +189,47 @@ TEST_CASE("online correction learns a model's systematic error from the BFSs a p
     }
   }
 }
+
+TEST_CASE("a level's expected discoveries: the sampled BFS's at its source, scaled by arcs, else at random") {
+  // uniform:65536:8: the frontier's arcs hit vertices at random, so the estimate without a
+  // sample is close too; the sample is exact at its own source's levels.
+  const abfs::Graph g = abfs::generate_uniform(1 << 16, 8, 3);
+  const abfs::GraphStats stats = abfs::compute_stats(g);
+  abfs::detail::Executor executor(g, host_only(), false);
+  const std::vector<abfs::LevelShape> levels = executor.sample_levels(0);
+  REQUIRE(levels.size() > 4);
+  abfs::VertexId visited = 0;
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    visited += levels[l].frontier_vertices;
+    const abfs::VertexId unvisited = stats.num_vertices - visited;
+    const double next = l + 1 < levels.size() ? levels[l + 1].frontier_vertices : 0.0;
+    CHECK(abfs::detail::profile_discovered(levels, l, levels[l].frontier_edges, unvisited) == next);
+    // Another source's frontier at the same progress with half the arcs: half the discoveries,
+    // never more than the unvisited vertices.
+    CHECK(abfs::detail::profile_discovered(levels, l, levels[l].frontier_edges / 2, unvisited) ==
+          doctest::Approx(next * static_cast<double>(levels[l].frontier_edges / 2) /
+                          static_cast<double>(levels[l].frontier_edges)));
+    CHECK(abfs::detail::profile_discovered(levels, l, levels[l].frontier_edges * 1000, 7) <= 7.0);
+
+    abfs::strategies::FrontierState state;
+    state.frontier_vertices = levels[l].frontier_vertices;
+    state.frontier_edges = levels[l].frontier_edges;
+    state.unvisited_vertices = unvisited;
+    if (next > 1000) CHECK(abfs::strategies::expected_discovered(state, stats) == doctest::Approx(next).epsilon(0.1));
+    state.discovered_vertices = next;
+    CHECK(abfs::strategies::expected_discovered(state, stats) == next);
+  }
+  CHECK(abfs::detail::profile_discovered(levels, levels.size(), 100, 100) == 0.0);
+}
+
+TEST_CASE("the share of random per-vertex accesses that miss the L2 grows with the vertex count") {
+  abfs::GraphStats stats;
+  const double l2_bytes = 50.0 * (1 << 20);
+  stats.num_vertices = 1 << 21;  // 33.8 MB of row offsets, distances, parents and visited bits
+  CHECK(abfs::strategies::device_vertex_miss_share(stats, l2_bytes) == 0.0);
+  stats.num_vertices = 1 << 24;  // 270 MB
+  CHECK(abfs::strategies::device_vertex_miss_share(stats, l2_bytes) == doctest::Approx(0.806).epsilon(0.01));
+  stats.num_vertices = 100000000;
+  CHECK(abfs::strategies::device_vertex_miss_share(stats, l2_bytes) == doctest::Approx(0.967).epsilon(0.01));
+  CHECK(abfs::strategies::device_vertex_miss_share(stats, 0.0) == 0.0);  // unknown L2: no term
+}
