@@ -45,6 +45,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace abfs::strategies {
@@ -382,6 +383,8 @@ class DynamicParallel final : public Strategy {
   }
 
   void prepare(detail::BfsBuffers& buffers) override {
+    start_.emplace();
+    stop_.emplace();
     l2_bytes_ = buffers.l2_cache_bytes;
     // Device-side launches get the default 48 KiB of shared memory (static + dynamic): the
     // visited bitmap goes to shared memory only if it fits in that beside the queues.
@@ -415,12 +418,12 @@ class DynamicParallel final : public Strategy {
                                       : grid_graphs_.at(static_cast<std::size_t>(
                                                             grid_graph_index(grid_blocks(size, c.frontier_edges))))
                                             .exec();
-    start_.record(s);
+    start_->record(s);
     ABFS_CUDA_CHECK(cudaMemcpyAsync(&state_.data()->start, &entry, sizeof(DpStart), cudaMemcpyHostToDevice, s));
     ABFS_CUDA_CHECK(cudaGraphLaunch(first, s));
     // The copy follows the whole chain (a graph's tail launches complete before it is considered
     // complete in its stream); the host reads where the run stopped.
-    return detail_block::read_device_run(c, start_, stop_);
+    return detail_block::read_device_run(c, *start_, *stop_);
   }
 
  private:
@@ -466,8 +469,9 @@ class DynamicParallel final : public Strategy {
   std::size_t block_shared_bytes_ = 0;
   unsigned int shared_visited_words_ = 0;
   double l2_bytes_ = 0.0;
-  detail::Event start_;
-  detail::Event stop_;
+  // Created by prepare(): a strategy is also made where no device exists (its cost features).
+  std::optional<detail::Event> start_;
+  std::optional<detail::Event> stop_;
 };
 
 }  // namespace

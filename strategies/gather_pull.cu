@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace abfs::strategies {
 namespace {
@@ -186,6 +187,8 @@ class GatherPull final : public Strategy {
 
 
   void prepare(detail::BfsBuffers& buffers) override {
+    start_.emplace();
+    stop_.emplace();
     l2_bytes_ = buffers.l2_cache_bytes;
     detail::preload_kernel(reinterpret_cast<const void*>(expand_bottom_up));
     const auto words = static_cast<unsigned int>(std::max<std::size_t>(1, buffers.visited_words));
@@ -199,14 +202,14 @@ class GatherPull final : public Strategy {
     out.edges_examined = c.frontier_edges;
     const cudaStream_t s = b.stream();
     const unsigned int parity = static_cast<unsigned int>(c.level) & 1u;
-    start_.record(s);
+    start_->record(s);
     expand_bottom_up<<<blocks_, kThreads, 0, s>>>(
         b.num_vertices(), b.d_in_offsets(), b.d_in_indices(), b.d_graph.row_offsets.data(), b.frontier_bits(parity),
         b.frontier_bits(parity ^ 1u), b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
         b.d_counters.data(), c.level + 1, parity);
     ABFS_CHECK_LAUNCH(s);
     // The host needs the new frontier's size to choose the next level's strategy.
-    const double device_us = b.download_counters(start_, stop_);
+    const double device_us = b.download_counters(*start_, *stop_);
     const detail::LevelCounters& counters = *b.h_counters.data();
     out.next_frontier_vertices = counters.order_tail - c.frontier_end;
     out.next_frontier_edges = counters.next_edges[parity];
@@ -218,8 +221,9 @@ class GatherPull final : public Strategy {
   GatherPullConfig config_;
   double l2_bytes_ = 0.0;
   unsigned int blocks_ = 1;
-  detail::Event start_;
-  detail::Event stop_;
+  // Created by prepare(): a strategy is also made where no device exists (its cost features).
+  std::optional<detail::Event> start_;
+  std::optional<detail::Event> stop_;
 };
 
 }  // namespace

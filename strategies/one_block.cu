@@ -20,6 +20,7 @@
 #include "strategies/strategy.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace abfs::strategies {
 namespace {
@@ -69,6 +70,8 @@ class OneBlock final : public Strategy {
   }
 
   void prepare(detail::BfsBuffers& buffers) override {
+    start_.emplace();
+    stop_.emplace();
     // Keep the visited bitmap in shared memory when it fits beside the queues (graphs up to
     // ~1.5 M vertices on the H100's 227 KiB): claims become shared-memory atomics.
     const std::size_t budget =
@@ -90,12 +93,12 @@ class OneBlock final : public Strategy {
     args.handback = c.handback;
     const auto log_limit =
         static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity));
-    start_.record(s);
+    start_->record(s);
     one_block_levels<<<1, kBlockThreads, shared_bytes_, s>>>(args, c.frontier_begin, c.frontier_end, c.level,
                                                               log_limit);
     ABFS_CHECK_LAUNCH(s);
     // The host reads where the run stopped (and the level log) to choose what runs next.
-    return detail_block::read_device_run(c, start_, stop_);
+    return detail_block::read_device_run(c, *start_, *stop_);
   }
 
  private:
@@ -103,8 +106,9 @@ class OneBlock final : public Strategy {
   BlockLoopConfig config_;
   std::size_t shared_bytes_ = 0;
   unsigned int shared_visited_words_ = 0;
-  detail::Event start_;
-  detail::Event stop_;
+  // Created by prepare(): a strategy is also made where no device exists (its cost features).
+  std::optional<detail::Event> start_;
+  std::optional<detail::Event> stop_;
 };
 
 }  // namespace

@@ -33,6 +33,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace abfs::strategies {
 namespace {
@@ -191,6 +192,8 @@ class PrivatizedQueue final : public Strategy {
 
 
   void prepare(detail::BfsBuffers& buffers) override {
+    start_.emplace();
+    stop_.emplace();
     l2_bytes_ = buffers.l2_cache_bytes;
     const VertexId n = buffers.num_vertices();
     d_scan_ = detail::DeviceBuffer<EdgeOffset>(std::max<VertexId>(n, 1));
@@ -230,7 +233,7 @@ class PrivatizedQueue final : public Strategy {
     const VertexId* d_frontier = b.d_order.data() + c.frontier_begin;
     const unsigned int parity = static_cast<unsigned int>(c.level) & 1u;
 
-    start_.record(s);
+    start_->record(s);
     auto degrees = thrust::make_transform_iterator(thrust::counting_iterator<VertexId>(0),
                                                    FrontierDegree{d_frontier, b.d_graph.row_offsets.data()});
     std::size_t temp_bytes = scan_temp_bytes_;
@@ -244,7 +247,7 @@ class PrivatizedQueue final : public Strategy {
         b.d_counters.data(), c.level + 1, parity, config_.wqueue_capacity);
     ABFS_CHECK_LAUNCH(s);
     // The host needs the new frontier's size to choose the next level's strategy.
-    const double device_us = b.download_counters(start_, stop_);
+    const double device_us = b.download_counters(*start_, *stop_);
     const detail::LevelCounters& counters = *b.h_counters.data();
     out.next_frontier_vertices = counters.order_tail - c.frontier_end;
     out.next_frontier_edges = counters.next_edges[parity];
@@ -261,8 +264,9 @@ class PrivatizedQueue final : public Strategy {
   std::size_t shared_bytes_ = 0;
   unsigned int max_blocks_ = 1;
   double l2_bytes_ = 0.0;
-  detail::Event start_;
-  detail::Event stop_;
+  // Created by prepare(): a strategy is also made where no device exists (its cost features).
+  std::optional<detail::Event> start_;
+  std::optional<detail::Event> stop_;
 };
 
 }  // namespace

@@ -4,6 +4,9 @@
 #include <abfs/error.hpp>
 #include <abfs/wisdom.hpp>
 
+#include "planner/cost_model.hpp"
+#include "strategies/strategy.hpp"
+
 #include <doctest/doctest.h>
 
 #include <signal.h>
@@ -15,6 +18,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace {
@@ -215,6 +219,35 @@ TEST_CASE("the shipped profiles parse") {
   for (const auto& d : shipped.devices()) {
     CHECK(!d.fingerprint.name.empty());
     CHECK(!d.models.empty());
+  }
+}
+
+TEST_CASE("the shipped profiles are for this build: its strategy versions and each model's features") {
+  // A strategy whose features change bumps its version; a shipped profile that was not
+  // re-calibrated or mended with it would be rejected on its GPU (or, mended by hand, disagree
+  // with the features the strategy reports).
+  std::map<std::string, std::vector<std::string>> features;
+  std::map<std::string, int> versions;
+  auto names = [](const abfs::strategies::CostFeatures& f) {
+    return std::vector<std::string>(f.names.begin(), f.names.begin() + f.size);
+  };
+  for (const auto& entry : abfs::strategies::registry()) {
+    versions[entry.name] = entry.version;
+    features[entry.name] = names(entry.create()->cost_features(abfs::strategies::FrontierState{}, abfs::GraphStats{}));
+  }
+  features[abfs::detail::kToDevice] = names(abfs::detail::to_device_features(1, false));
+  features[abfs::detail::kToHost] = names(abfs::detail::to_host_features(1, 1));
+  features[abfs::detail::kToBitmap] = names(abfs::detail::to_bitmap_features(1, 1));
+  const abfs::Wisdom shipped = abfs::Wisdom::shipped();
+  REQUIRE(!shipped.devices().empty());
+  for (const auto& d : shipped.devices()) {
+    CHECK(d.fingerprint.strategies == versions);
+    for (const auto& [name, model] : d.models) {
+      INFO(d.fingerprint.name << " model " << name);
+      REQUIRE(features.count(name) == 1);
+      CHECK(model.features == features.at(name));
+      CHECK(model.coefficients.size() == model.features.size());
+    }
   }
 }
 
