@@ -66,6 +66,17 @@ double measure_team_wake_us(int regions) {
   return detail::quantile(us, 0.5);
 }
 
+/// One BFS from source, its levels' samples added to sink, after setting the source's own level
+/// profile (whose sampled BFS adds none), so that the features taken from the profile (bottom-up
+/// scans, discoveries) are exact. Leaves the executor collecting into sink.
+void execute_with_own_profile(detail::Executor& executor, VertexId source, std::vector<detail::CostSample>& sink,
+                              BfsResult& result) {
+  executor.collect_samples(nullptr);
+  executor.set_level_profile(executor.sample_levels(source));
+  executor.collect_samples(&sink);
+  executor.execute(source, result);
+}
+
 }  // namespace
 
 DeviceWisdom calibrate(const CalibrationOptions& options) {
@@ -116,14 +127,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       // Device-driven runs keep their trials, which start them at every level.
       detail::Executor executor(graph, plan_options, true);
       std::vector<detail::CostSample> trial_samples;
-      for (VertexId source : bfs_sources) {
-        // The source's own level profile, so that the sampled features (bottom-up scans,
-        // discoveries) are exact, as in the forced runs below.
-        executor.collect_samples(nullptr);
-        executor.set_level_profile(executor.sample_levels(source));
-        executor.collect_samples(&trial_samples);
-        executor.execute(source, result);
-      }
+      for (VertexId source : bfs_sources) execute_with_own_profile(executor, source, trial_samples, result);
       const std::vector<std::string> single = single_level_strategy_names();
       for (auto& sample : trial_samples) {
         if (std::find(single.begin(), single.end(), sample.model) == single.end()) {
@@ -132,8 +136,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       }
     }
     // Each strategy forced through whole BFSs: levels as a plan runs them (caches, the
-    // executor's own work between levels). Each BFS gets its own source's level profile, so
-    // that the bottom-up scan features are exact.
+    // executor's own work between levels).
     for (const auto& name : strategy_names()) {
       PlanOptions forced;
       forced.strategy = name;
@@ -141,12 +144,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       detail::Executor executor(graph, forced, true);
       std::vector<detail::CostSample> forced_samples;
       executor.execute(bfs_sources.front(), result);  // warm-up
-      for (VertexId source : bfs_sources) {
-        executor.collect_samples(nullptr);
-        executor.set_level_profile(executor.sample_levels(source));
-        executor.collect_samples(&forced_samples);
-        executor.execute(source, result);
-      }
+      for (VertexId source : bfs_sources) execute_with_own_profile(executor, source, forced_samples, result);
       executor.collect_samples(nullptr);
       for (auto& sample : forced_samples) {
         // Uploads too: a forced device strategy's first one is the plan's first upload.

@@ -60,6 +60,12 @@ struct FrontierState {
   double discovered_vertices = -1.0;
 };
 
+/// Share (0..1) of random accesses into `bytes` of data expected to miss an L2 of l2_bytes:
+/// 1 - L2 / bytes; 0 when the data fit or the L2 is unknown (0).
+inline double l2_miss_share(double bytes, double l2_bytes) {
+  return bytes > l2_bytes && l2_bytes > 0.0 ? 1.0 - l2_bytes / bytes : 0.0;
+}
+
 /// Bytes a BFS over the graph touches at random on either side: the CSR, distances, parents
 /// and the visit order (cost features: what misses the caches).
 inline double bfs_working_set_bytes(const GraphStats& stats) {
@@ -78,8 +84,7 @@ inline double device_miss_share(const GraphStats& stats, double l2_bytes) {
       stats.directed ? (static_cast<double>(stats.num_vertices) + 1) * sizeof(EdgeOffset) +
                            static_cast<double>(stats.num_edges) * sizeof(VertexId)
                      : 0.0;
-  const double bytes = bfs_working_set_bytes(stats) + reverse_csr;
-  return bytes > l2_bytes && l2_bytes > 0.0 ? 1.0 - l2_bytes / bytes : 0.0;
+  return l2_miss_share(bfs_working_set_bytes(stats) + reverse_csr, l2_bytes);
 }
 
 /// Share (0..1) of a device level's random accesses to per-vertex arrays expected to miss the
@@ -91,9 +96,9 @@ inline double device_miss_share(const GraphStats& stats, double l2_bytes) {
 /// kron:24's arc-heavy levels ran below the whole-graph share's price (exhaustive trials,
 /// bench/large_graphs.sh, 2026-11-24).
 inline double device_vertex_miss_share(const GraphStats& stats, double l2_bytes) {
-  const double bytes = static_cast<double>(stats.num_vertices) *
-                       (sizeof(EdgeOffset) + sizeof(std::int32_t) + sizeof(VertexId) + 1.0 / 8.0);
-  return bytes > l2_bytes && l2_bytes > 0.0 ? 1.0 - l2_bytes / bytes : 0.0;
+  return l2_miss_share(static_cast<double>(stats.num_vertices) *
+                           (sizeof(EdgeOffset) + sizeof(std::int32_t) + sizeof(VertexId) + 1.0 / 8.0),
+                       l2_bytes);
 }
 
 /// Vertices a level discovers: state.discovered_vertices where the sampled BFS gave it, else
