@@ -229,21 +229,34 @@ void Executor::set_level_profile(const std::vector<LevelShape>& levels) {
   prepare_lookahead();
 }
 
-void Executor::add_profile_features(strategies::FrontierState& state, std::size_t profile_level) const {
+void Executor::add_profile_features(strategies::FrontierState& state, std::size_t profile_level,
+                                    VertexId visited) const {
   if (profile_level >= stats_.sampled_levels.size()) return;
   const LevelShape& shape = stats_.sampled_levels[profile_level];
   state.pull_scanned_edges = static_cast<double>(shape.pull_scanned_edges);
   state.pull_longest_scan = static_cast<double>(shape.pull_longest_scan);
-  state.discovered_vertices =
-      profile_discovered(stats_.sampled_levels, profile_level, state.frontier_edges, state.unvisited_vertices);
+  state.discovered_vertices = profile_discovered(stats_.sampled_levels, profile_visited_, profile_level, visited,
+                                                 state.frontier_edges, state.unvisited_vertices);
 }
 
-double profile_discovered(const std::vector<LevelShape>& levels, std::size_t level, EdgeOffset frontier_edges,
-                          VertexId unvisited_vertices) {
+double profile_discovered_per_arc(const std::vector<LevelShape>& levels, std::size_t level) {
   if (level >= levels.size() || levels[level].frontier_edges == 0) return 0.0;
   const double next = level + 1 < levels.size() ? static_cast<double>(levels[level + 1].frontier_vertices) : 0.0;
-  return std::min(static_cast<double>(unvisited_vertices),
-                  next * static_cast<double>(frontier_edges) / static_cast<double>(levels[level].frontier_edges));
+  return next / static_cast<double>(levels[level].frontier_edges);
+}
+
+double profile_discovered(const std::vector<LevelShape>& levels, const std::vector<VertexId>& profile_visited,
+                          std::size_t level, VertexId visited, EdgeOffset frontier_edges,
+                          VertexId unvisited_vertices) {
+  if (level >= levels.size()) return 0.0;
+  const double at = profile_discovered_per_arc(levels, level);
+  const double per_arc =
+      level == 0 || level >= profile_visited.size()
+          ? at
+          : interpolate_per_arc(static_cast<double>(visited), static_cast<double>(profile_visited[level - 1]),
+                                profile_discovered_per_arc(levels, level - 1),
+                                static_cast<double>(profile_visited[level]), at);
+  return std::min(static_cast<double>(unvisited_vertices), per_arc * static_cast<double>(frontier_edges));
 }
 
 std::size_t Executor::matching_profile_level(VertexId visited) const {
@@ -273,7 +286,7 @@ std::vector<strategies::FrontierState> Executor::profile_states() const {
     state.unexplored_edges = stats_.num_edges - std::min(stats_.num_edges, expanded + state.frontier_edges);
     expanded += state.frontier_edges;
     state.location = Location::Device;
-    add_profile_features(state, level);
+    add_profile_features(state, level, visited);
     states.push_back(state);
   }
   return states;
@@ -292,7 +305,7 @@ strategies::FrontierState Executor::continued_state(int level, const DeviceLevel
   state.location = location;
   state.continues_run = true;
   state.grid_level = location == Location::Device && d.kernel != 0;
-  add_profile_features(state, matching_profile_level(visited));
+  add_profile_features(state, matching_profile_level(visited), visited);
   return state;
 }
 
@@ -458,13 +471,13 @@ void Executor::upload_handback() {
   const bool use = buffers_.has_device() && models_ != nullptr && !value_.empty();
   constexpr float kNever = std::numeric_limits<float>::infinity();
   const std::size_t levels = use ? value_.size() - 1 : 0;
-  auto state_of = [&](VertexId vertices, EdgeOffset arcs, bool grid) {
-    // Affine in the frontier: a level's discoveries are taken as its frontier's size (the
-    // tables price the shrinking tail, where they are fewer; the term is small there).
+  auto state_of = [&](VertexId vertices, EdgeOffset arcs, bool grid, double discovered = 0.0) {
+    // Affine in the frontier without its discoveries, which the decision adds from the profile
+    // (grid_per_discovered, HandbackLevel::discovered_per_arc).
     strategies::FrontierState state;
     state.frontier_vertices = vertices;
     state.frontier_edges = arcs;
-    state.discovered_vertices = vertices;
+    state.discovered_vertices = discovered;
     state.location = Location::Device;
     state.continues_run = true;
     state.grid_level = grid;
@@ -500,12 +513,23 @@ void Executor::upload_handback() {
                                                  });
       }
       m.host[c] = host_costs[static_cast<std::size_t>(c)];
+      // The grid level's price of its discoveries, by differences at the class's smallest arc
+      // count (every model is linear in its features, the correction a factor per class).
+      const EdgeOffset arcs = c == 0 ? 0 : EdgeOffset{1} << (2 * c);
+      constexpr double kProbe = 1e6;
+      m.grid_per_discovered[c] =
+          !dp ? 0.0f
+              : static_cast<float>(
+                    (predict_carried_us(*s, s->cost_features(state_of(1, arcs, true, kProbe), stats_), arcs) -
+                     predict_carried_us(*s, s->cost_features(state_of(1, arcs, true), stats_), arcs)) /
+                    kProbe);
     }
     h->levels_host.resize(levels);
     for (std::size_t k = 0; k < levels; ++k) {
       h->levels_host[k] = HandbackLevel{profile_visited_[k], static_cast<float>(run.to_go(k + 1)),
                                         static_cast<float>(run.leave[k]),
-                                        static_cast<float>(value_[k + 1][static_cast<std::size_t>(Place::Host)])};
+                                        static_cast<float>(value_[k + 1][static_cast<std::size_t>(Place::Host)]),
+                                        static_cast<float>(profile_discovered_per_arc(stats_.sampled_levels, k))};
     }
     if (h->model.size() != 1) h->model = DeviceBuffer<HandbackModel>(1);
     if (h->levels.size() != levels) h->levels = DeviceBuffer<HandbackLevel>(levels);
@@ -552,7 +576,7 @@ strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_
   state.representation =
       placement.bitmap_level == level ? FrontierRepresentation::Bitmap : FrontierRepresentation::Queue;
   state.location = placement.location;
-  add_profile_features(state, matching_profile_level(visited));
+  add_profile_features(state, matching_profile_level(visited), visited);
   return state;
 }
 

@@ -31,11 +31,19 @@ struct ModelSet {
   double level_overhead_us = 0.0;
 };
 
+/// Discoveries per frontier arc of sampled level `level`: the next level's frontier over this
+/// one's arcs (0 past the sample or where the level had no arcs).
+double profile_discovered_per_arc(const std::vector<LevelShape>& levels, std::size_t level);
+
 /// Vertices a level is expected to discover, from a sampled BFS's level shapes: the discoveries
-/// per frontier arc of sampled level `level` (the next level's frontier over this one's arcs)
-/// times frontier_edges, at most unvisited_vertices; 0 past the sample or where the sampled
-/// level had no arcs. At the sampled source's own levels it is the next level's size exactly.
-double profile_discovered(const std::vector<LevelShape>& levels, std::size_t level, EdgeOffset frontier_edges,
+/// per frontier arc at the frontier's progress times frontier_edges, at most unvisited_vertices.
+/// `level` is the sampled level matched to a visit order ending at `visited` (the first that had
+/// discovered as many vertices; profile_visited: vertices discovered through each sampled
+/// level); between it and the level before, the rate is interpolated (interpolate_per_arc).
+/// At the sampled source's own levels (visited = profile_visited[level]) it is the next level's
+/// size exactly; 0 past the sample.
+double profile_discovered(const std::vector<LevelShape>& levels, const std::vector<VertexId>& profile_visited,
+                          std::size_t level, VertexId visited, EdgeOffset frontier_edges,
                           VertexId unvisited_vertices);
 
 class Executor {
@@ -187,9 +195,9 @@ class Executor {
                                            const Placement& placement) const;
   // The sampled profile's levels as frontier states (unvisited counts from the profile's prefix).
   std::vector<strategies::FrontierState> profile_states() const;
-  // Features from the sampled BFS's level profile_level (bottom-up scans); past the profile
-  // they stay unknown (-1).
-  void add_profile_features(strategies::FrontierState& state, std::size_t profile_level) const;
+  // Features from the sampled BFS's level profile_level (bottom-up scans, discoveries), for a
+  // frontier whose visit order ends at `visited`; past the profile they stay unknown (-1).
+  void add_profile_features(strategies::FrontierState& state, std::size_t profile_level, VertexId visited) const;
   // The sampled level that had discovered `visited` vertices (the last one if none had).
   std::size_t matching_profile_level(VertexId visited) const;
   struct ProfileMatch {

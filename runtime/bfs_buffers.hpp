@@ -24,6 +24,7 @@
 
 #include "runtime/resources.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -64,6 +65,11 @@ __host__ __device__ inline int arcs_size_class(EdgeOffset arcs) {
 /// correction included, so the device evaluates exactly what the host would.
 struct HandbackModel {
   AffineCost stay[2][kHandbackClasses];  ///< a level the run carries: [0] one-block loop, [1] grid level
+  /// us per vertex a grid level discovers (its model's discovered-vertices term, corrected by
+  /// size class); stay[1] leaves it out, since a level's discoveries are not affine in its
+  /// frontier: the decision adds it times the profile's discoveries per arc times the arcs.
+  /// The one-block kernels' models have no such term.
+  float grid_per_discovered[kHandbackClasses];
   /// The host's level after a hand-back (cpu_expand with the frontier's download); fixed is
   /// +inf where the host does not apply.
   AffineCost host[kHandbackClasses];
@@ -77,7 +83,23 @@ struct HandbackLevel {
   float stay_after;      ///< us: the run carrying on from the next profile level, at best
   float leave;           ///< us: finishing from this level without the run (the planner's other choices)
   float host_after;      ///< us: finishing from the next profile level with the frontier on the host
+  float discovered_per_arc;  ///< vertices the profile's next level discovered per arc of this one
 };
+
+/// Discoveries per frontier arc of a frontier whose visit order ends at `visited`, between the
+/// profile level it is matched to (the first that had discovered at least as many vertices:
+/// at_visited, at_per_arc) and the one before (below_visited < visited, below_per_arc):
+/// linear in log(visited) from one to the other. A run a few vertices past a profile level is
+/// priced at that level's discoveries, not the next one's: matching alone made
+/// uniform:16777216:8's level 7 discover 0.08 or 0.57 vertices per arc by source (H100,
+/// 2026-11-24). Without a level before (below_visited 0) or at or past at_visited: at_per_arc.
+__host__ __device__ inline double interpolate_per_arc(double visited, double below_visited, double below_per_arc,
+                                                      double at_visited, double at_per_arc) {
+  if (!(below_visited > 0.0) || !(at_visited > below_visited) || visited >= at_visited) return at_per_arc;
+  if (visited <= below_visited) return below_per_arc;
+  const double t = log(visited / below_visited) / log(at_visited / below_visited);
+  return below_per_arc + t * (at_per_arc - below_per_arc);
+}
 
 /// Device pointers to a hand-back table (nullptr model: the run never hands back).
 struct HandbackTable {

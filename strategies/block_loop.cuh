@@ -108,15 +108,32 @@ __device__ __forceinline__ float affine_us(const detail::AffineCost& c, VertexId
 /// The hand-back decision before a run expands a frontier of `vertices` and `arcs` matched to
 /// profile level `at`: whether finishing the BFS off the run (the host expanding this frontier,
 /// or the planner's other choices) is predicted cheaper than the run carrying this level
-/// (stay: its kernel's costs by size class) and then going on at its best. The executor's
-/// lookahead makes the same comparison over the profile (Executor::prepare_lookahead).
+/// (stay: its kernel's costs by size class, plus discovered_us, grid_discovered_us for a grid
+/// level) and then going on at its best. The executor's lookahead makes the same comparison
+/// over the profile (Executor::prepare_lookahead).
 __device__ __forceinline__ bool leave_is_cheaper(const detail::AffineCost* stay, const detail::AffineCost* host,
                                                  const detail::HandbackLevel& at, VertexId vertices,
-                                                 EdgeOffset arcs) {
+                                                 EdgeOffset arcs, float discovered_us = 0.0f) {
   const int c = detail::arcs_size_class(arcs);
-  const float carry = affine_us(stay[c], vertices, arcs) + at.stay_after;
+  const float carry = affine_us(stay[c], vertices, arcs) + discovered_us + at.stay_after;
   const float to_host = affine_us(host[c], vertices, arcs) + at.host_after;
   return fminf(to_host, at.leave) < carry;
+}
+
+/// What a grid level of `arcs` arcs out of a frontier whose visit order ends at `visited`,
+/// matched to profile level k, is predicted to spend on the vertices it discovers: the model's
+/// price per discovery times the profile's discoveries per arc there (interpolated as the
+/// executor's profile_discovered does, without its cap at the unvisited vertices).
+__device__ __forceinline__ float grid_discovered_us(const detail::HandbackTable& t, unsigned int k, VertexId visited,
+                                                    EdgeOffset arcs) {
+  const detail::HandbackLevel& at = t.levels[k];
+  const double per_arc =
+      k == 0 ? at.discovered_per_arc
+             : detail::interpolate_per_arc(static_cast<double>(visited), static_cast<double>(t.levels[k - 1].visited),
+                                           t.levels[k - 1].discovered_per_arc, static_cast<double>(at.visited),
+                                           at.discovered_per_arc);
+  return t.model->grid_per_discovered[detail::arcs_size_class(arcs)] *
+         static_cast<float>(per_arc * static_cast<double>(arcs));
 }
 
 /// Claims v for the next level (level + 1) with parent u and pushes it into the w-queue of lane

@@ -168,13 +168,14 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
   }
   const VertexId size = end.frontier_end - end.frontier_begin;
   const detail::HandbackTable& t = a.loop.handback;
-  if (t.model != nullptr && end.frontier_end > t.price_from &&
-      detail_block::leave_is_cheaper(t.model->stay[1], t.model->host,
-                                     t.levels[detail_block::match_profile_level(t, end.profile_cursor,
-                                                                                end.frontier_end)],
-                                     size, end.frontier_edges)) {
-    finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::Handback, cudaSuccess);
-    return;
+  if (t.model != nullptr && end.frontier_end > t.price_from) {
+    const unsigned int k = detail_block::match_profile_level(t, end.profile_cursor, end.frontier_end);
+    if (detail_block::leave_is_cheaper(
+            t.model->stay[1], t.model->host, t.levels[k], size, end.frontier_edges,
+            detail_block::grid_discovered_us(t, k, end.frontier_end, end.frontier_edges))) {
+      finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::Handback, cudaSuccess);
+      return;
+    }
   }
   c->next_edges[static_cast<unsigned int>(end.level) & 1u] = 0;  // the grid level accumulates here
   DpArgs next = a;
@@ -338,9 +339,10 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   DpArgs next = a;
   const detail::HandbackTable& t = a.loop.handback;
   if (t.model != nullptr && tail > t.price_from) {  // the hand-back decision, as the block loop makes it
-    next.loop.profile_cursor = detail_block::match_profile_level(t, a.loop.profile_cursor, tail);
-    if (detail_block::leave_is_cheaper(t.model->stay[fits ? 0 : 1], t.model->host, t.levels[next.loop.profile_cursor],
-                                       next_size, next_edges)) {
+    const unsigned int k = next.loop.profile_cursor =
+        detail_block::match_profile_level(t, a.loop.profile_cursor, tail);
+    if (detail_block::leave_is_cheaper(t.model->stay[fits ? 0 : 1], t.model->host, t.levels[k], next_size, next_edges,
+                                       fits ? 0.0f : detail_block::grid_discovered_us(t, k, tail, next_edges))) {
       finish(a, levels, level + 1, next_edges, detail::DeviceStop::Handback, cudaSuccess);
       return;
     }

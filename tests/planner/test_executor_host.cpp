@@ -198,18 +198,38 @@ TEST_CASE("a level's expected discoveries: the sampled BFS's at its source, scal
   abfs::detail::Executor executor(g, host_only(), false);
   const std::vector<abfs::LevelShape> levels = executor.sample_levels(0);
   REQUIRE(levels.size() > 4);
+  std::vector<abfs::VertexId> through;  // vertices discovered through each sampled level
   abfs::VertexId visited = 0;
+  for (const abfs::LevelShape& shape : levels) through.push_back(visited += shape.frontier_vertices);
+  auto discovered = [&](std::size_t l, abfs::VertexId at, abfs::EdgeOffset edges, abfs::VertexId unvisited) {
+    return abfs::detail::profile_discovered(levels, through, l, at, edges, unvisited);
+  };
+  int interpolated = 0;
   for (std::size_t l = 0; l < levels.size(); ++l) {
-    visited += levels[l].frontier_vertices;
+    visited = through[l];
     const abfs::VertexId unvisited = stats.num_vertices - visited;
     const double next = l + 1 < levels.size() ? levels[l + 1].frontier_vertices : 0.0;
-    CHECK(abfs::detail::profile_discovered(levels, l, levels[l].frontier_edges, unvisited) == next);
+    CHECK(discovered(l, visited, levels[l].frontier_edges, unvisited) == doctest::Approx(next));
     // Another source's frontier at the same progress with half the arcs: half the discoveries,
     // never more than the unvisited vertices.
-    CHECK(abfs::detail::profile_discovered(levels, l, levels[l].frontier_edges / 2, unvisited) ==
+    CHECK(discovered(l, visited, levels[l].frontier_edges / 2, unvisited) ==
           doctest::Approx(next * static_cast<double>(levels[l].frontier_edges / 2) /
                           static_cast<double>(levels[l].frontier_edges)));
-    CHECK(abfs::detail::profile_discovered(levels, l, levels[l].frontier_edges * 1000, 7) <= 7.0);
+    CHECK(discovered(l, visited, levels[l].frontier_edges * 1000, 7) <= 7.0);
+    if (l > 0 && through[l - 1] >= 1000 && through[l] >= 2 * through[l - 1]) {
+      // Where the visit order grows fast, a frontier one vertex past the level before is
+      // matched to this level (the first that had discovered as many) but discovers at the
+      // level before's rate, and the rate lies between the two in between.
+      const double before = abfs::detail::profile_discovered_per_arc(levels, l - 1);
+      const double here = abfs::detail::profile_discovered_per_arc(levels, l);
+      const abfs::EdgeOffset arcs = 1000;
+      const double just_past = discovered(l, through[l - 1] + 1, arcs, stats.num_vertices);
+      CHECK(just_past == doctest::Approx(before * arcs).epsilon(0.01));
+      const double middle = discovered(l, (through[l - 1] + through[l]) / 2, arcs, stats.num_vertices);
+      CHECK(middle >= std::min(before, here) * arcs);
+      CHECK(middle <= std::max(before, here) * arcs);
+      ++interpolated;
+    }
 
     abfs::strategies::FrontierState state;
     state.frontier_vertices = levels[l].frontier_vertices;
@@ -219,7 +239,8 @@ TEST_CASE("a level's expected discoveries: the sampled BFS's at its source, scal
     state.discovered_vertices = next;
     CHECK(abfs::strategies::expected_discovered(state, stats) == next);
   }
-  CHECK(abfs::detail::profile_discovered(levels, levels.size(), 100, 100) == 0.0);
+  CHECK(interpolated > 0);
+  CHECK(discovered(levels.size(), stats.num_vertices, 100, 100) == 0.0);
 }
 
 TEST_CASE("the share of random per-vertex accesses that miss the L2 grows with the vertex count") {

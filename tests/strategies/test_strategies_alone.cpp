@@ -149,12 +149,14 @@ TEST_CASE("the level-loop probes run every chain to its last level and time each
 struct DeviceHandback {
   abfs::detail::DeviceBuffer<abfs::detail::HandbackModel> model{1};
   abfs::detail::DeviceBuffer<abfs::detail::HandbackLevel> levels;
-  DeviceHandback(float stay, float host, const std::vector<abfs::detail::HandbackLevel>& profile)
+  DeviceHandback(float stay, float host, const std::vector<abfs::detail::HandbackLevel>& profile,
+                 float grid_per_discovered = 0.0f)
       : levels(profile.size()) {
     abfs::detail::HandbackModel m{};
     for (int c = 0; c < abfs::detail::kHandbackClasses; ++c) {
       m.stay[0][c] = m.stay[1][c] = {stay, 0.0f, 0.0f};
       m.host[c] = {host, 0.0f, 0.0f};
+      m.grid_per_discovered[c] = grid_per_discovered;
     }
     REQUIRE(cudaMemcpy(model.data(), &m, sizeof m, cudaMemcpyHostToDevice) == cudaSuccess);
     REQUIRE(cudaMemcpy(levels.data(), profile.data(), levels.bytes(), cudaMemcpyHostToDevice) == cudaSuccess);
@@ -195,9 +197,9 @@ TEST_CASE("one_block and dynamic_parallel hand back before the levels their hand
   runs.emplace_back("dynamic_parallel", s::make_dynamic_parallel());
   runs.emplace_back("dynamic_parallel, 32-vertex block queue", s::make_dynamic_parallel(tiny));
   // Leaving always wins (the planner's other choices cost 0): every run carries one level.
-  const DeviceHandback always(1.0f, kNever, {{kAll, 0.0f, 0.0f, 0.0f}});
+  const DeviceHandback always(1.0f, kNever, {{kAll, 0.0f, 0.0f, 0.0f, 0.0f}});
   // Leaving never wins: the table changes nothing.
-  const DeviceHandback never(1.0f, kNever, {{kAll, 0.0f, kNever, 0.0f}});
+  const DeviceHandback never(1.0f, kNever, {{kAll, 0.0f, kNever, 0.0f, 0.0f}});
   for (const auto& [name, strategy] : runs) {
     CAPTURE(name);
     for (const auto& c : all_small_graphs()) {
@@ -219,14 +221,14 @@ TEST_CASE("one_block and dynamic_parallel hand back before the levels their hand
       const auto half = static_cast<unsigned int>(reached / 2);
       std::vector<abfs::detail::HandbackLevel> dense;
       for (unsigned int v = std::max(1u, half / 40); v < half; v += std::max(1u, half / 40)) {
-        dense.push_back({v, 0.0f, kNever, kNever});
+        dense.push_back({v, 0.0f, kNever, kNever, 0.0f});
       }
       for (const bool many : {false, true}) {
         std::vector<abfs::detail::HandbackLevel> levels;
         if (many) levels = dense;
         CAPTURE(many);
-        levels.push_back({half, 0.0f, kNever, kNever});
-        levels.push_back({kAll, 0.0f, kNever, 0.0f});
+        levels.push_back({half, 0.0f, kNever, kNever, 0.0f});
+        levels.push_back({kAll, 0.0f, kNever, 0.0f, 0.0f});
         const DeviceHandback by_host(1.0f, 0.0f, levels);
         const AloneRun host = run_alone(c.graph, c.source, *strategy, fallback, by_host.table());
         abfs::test::check_bfs(c.graph, c.source, host.result, reference);
@@ -245,6 +247,56 @@ TEST_CASE("one_block and dynamic_parallel hand back before the levels their hand
       }
     }
   }
+}
+
+TEST_CASE("dynamic_parallel's grid levels price the vertices they discover in the hand-back decision") {
+  // Leaving costs 1,000 us, a level on the run 1 us plus, on a grid level, 1 us per vertex it
+  // discovers, at the profile's one discovery per arc: the run hands back before any grid level
+  // of over 999 arcs it would carry, and never without the term.
+  constexpr float kNever = std::numeric_limits<float>::infinity();
+  constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
+  const std::string reason = "the cost models price finishing off the run cheaper";
+  s::DynamicParallelConfig tiny;
+  tiny.block_loop.wqueue_capacity = 1;  // frontiers above 32 vertices go to grid levels
+  auto dp = s::make_dynamic_parallel(tiny);
+  const std::vector<abfs::detail::HandbackLevel> profile{{kAll, 0.0f, 1000.0f, kNever, 1.0f}};
+  const DeviceHandback priced(1.0f, kNever, profile, 1.0f);
+  const DeviceHandback unpriced(1.0f, kNever, profile, 0.0f);
+  int graphs_with_costly_grid_levels = 0;
+  for (const auto& c : all_small_graphs()) {
+    CAPTURE(c.name);
+    const abfs::BfsTree reference = abfs::reference_bfs(c.graph, c.source);
+    std::vector<abfs::VertexId> vertices;
+    std::vector<abfs::EdgeOffset> arcs;
+    for (abfs::VertexId v = 0; v < c.graph.num_vertices(); ++v) {
+      const std::int32_t d = reference.distances[v];
+      if (d < 0) continue;
+      const auto level = static_cast<std::size_t>(d);
+      if (vertices.size() <= level) vertices.resize(level + 1, 0), arcs.resize(level + 1, 0);
+      ++vertices[level];
+      arcs[level] += c.graph.out_degree(v);
+    }
+    // Grid levels (over 32 vertices) that the term prices above leaving, after the first level.
+    auto costly = [&](int level) {
+      const auto l = static_cast<std::size_t>(level);
+      return level >= 1 && l < vertices.size() && vertices[l] > 32 && arcs[l] > 999;
+    };
+    bool any = false;
+    for (int level = 1; level < static_cast<int>(vertices.size()); ++level) any = any || costly(level);
+    graphs_with_costly_grid_levels += any ? 1 : 0;
+
+    const AloneRun with_term = run_alone(c.graph, c.source, *dp, nullptr, priced.table());
+    abfs::test::check_bfs(c.graph, c.source, with_term.result, reference);
+    CHECK(with_term.stop_reasons.count(reason) == (any ? 1u : 0u));
+    for (const AloneRun::Call& call : with_term.calls) {
+      for (int level = call.level + 1; level < call.level + call.levels; ++level) CHECK_FALSE(costly(level));
+    }
+    const AloneRun without = run_alone(c.graph, c.source, *dp, nullptr, unpriced.table());
+    abfs::test::check_bfs(c.graph, c.source, without.result, reference);
+    CHECK(without.stop_reasons.count(reason) == 0);
+    CHECK(without.runs == 1);
+  }
+  CHECK(graphs_with_costly_grid_levels > 0);
 }
 
 TEST_CASE("every device strategy alone is correct on every real graph (skipped without ../shared/data)") {
