@@ -8,7 +8,7 @@ const std::vector<RegistryEntry>& registry() {
       {"one_block", 2, true, [] { return make_one_block(); }},
       {"dynamic_parallel", 7, true, [] { return make_dynamic_parallel(); }},
       {"privatized_queue", 4, true, [] { return make_privatized_queue(); }},
-      {"gather_pull", 4, true, &make_gather_pull},
+      {"gather_pull", 5, true, &make_gather_pull},
   };
   return entries;
 }
