@@ -66,13 +66,27 @@ double measure_team_wake_us(int regions) {
   return detail::quantile(us, 0.5);
 }
 
+/// The level profile of a BFS from each source (LevelShape, with the bottom-up scans), from one
+/// device BFS each by privatized_queue: every BFS of a source has the same levels. Computed once
+/// per graph: an Exhaustive executor's own sampled BFS was a whole per-level oracle run (with
+/// its trials), which took a quarter of a quick calibration on the H100 (2026-11-24).
+std::vector<std::vector<LevelShape>> own_profiles(const Graph& graph, const std::vector<VertexId>& sources,
+                                                  int device) {
+  PlanOptions options;
+  options.strategy = "privatized_queue";
+  options.device = device;
+  detail::Executor executor(graph, options, true);
+  std::vector<std::vector<LevelShape>> profiles;
+  for (VertexId source : sources) profiles.push_back(executor.sample_levels(source));
+  return profiles;
+}
+
 /// One BFS from source, its levels' samples added to sink, after setting the source's own level
-/// profile (whose sampled BFS adds none), so that the features taken from the profile (bottom-up
-/// scans, discoveries) are exact. Leaves the executor collecting into sink.
-void execute_with_own_profile(detail::Executor& executor, VertexId source, std::vector<detail::CostSample>& sink,
-                              BfsResult& result) {
-  executor.collect_samples(nullptr);
-  executor.set_level_profile(executor.sample_levels(source));
+/// profile (own_profiles), so that the features taken from the profile (bottom-up scans,
+/// discoveries) are exact. Leaves the executor collecting into sink.
+void execute_with_own_profile(detail::Executor& executor, VertexId source, const std::vector<LevelShape>& profile,
+                              std::vector<detail::CostSample>& sink, BfsResult& result) {
+  executor.set_level_profile(profile);
   executor.collect_samples(&sink);
   executor.execute(source, result);
 }
@@ -83,8 +97,8 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   if (cuda_device_count() <= options.device) throw InvalidArgument("calibrate: no CUDA device " + std::to_string(options.device));
   const bool patient = options.level == CalibrationLevel::Patient;
   // Sweep graphs and BFS sources per graph. Quick: 37 s on the H100 without the 2^24-vertex
-  // graph (2026-11-22); its exhaustive trial of one source took 13-19 s on graphs of that size
-  // (bench/large_graphs.sh, 2026-11-24), so expect ~55 s.
+  // graph (2026-11-22), 58 and 74 s with it when each source's profile came from the
+  // executor's own BFS (2026-11-24).
   const std::vector<std::string> graphs =
       patient ? std::vector<std::string>{"kron:16", "kron:20", "kron:22", "uniform:262144:8", "uniform:4194304:8",
                                          "uniform:1048576:16", "uniform:33554432:4", "grid:256:256", "grid:64:8192",
@@ -118,6 +132,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
     plan_options.device = options.device;
     std::vector<detail::CostSample> graph_samples;
     const std::vector<VertexId> bfs_sources = random_sources(graph, sources, g + 1);
+    const std::vector<std::vector<LevelShape>> profiles = own_profiles(graph, bfs_sources, options.device);
     BfsResult result;
     {
       // Every strategy at every level, from checkpoints (and the conversions, synchronized).
@@ -127,7 +142,9 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       // Device-driven runs keep their trials, which start them at every level.
       detail::Executor executor(graph, plan_options, true);
       std::vector<detail::CostSample> trial_samples;
-      for (VertexId source : bfs_sources) execute_with_own_profile(executor, source, trial_samples, result);
+      for (std::size_t i = 0; i < bfs_sources.size(); ++i) {
+        execute_with_own_profile(executor, bfs_sources[i], profiles[i], trial_samples, result);
+      }
       const std::vector<std::string> single = single_level_strategy_names();
       for (auto& sample : trial_samples) {
         if (std::find(single.begin(), single.end(), sample.model) == single.end()) {
@@ -144,7 +161,9 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       detail::Executor executor(graph, forced, true);
       std::vector<detail::CostSample> forced_samples;
       executor.execute(bfs_sources.front(), result);  // warm-up
-      for (VertexId source : bfs_sources) execute_with_own_profile(executor, source, forced_samples, result);
+      for (std::size_t i = 0; i < bfs_sources.size(); ++i) {
+        execute_with_own_profile(executor, bfs_sources[i], profiles[i], forced_samples, result);
+      }
       executor.collect_samples(nullptr);
       for (auto& sample : forced_samples) {
         // Uploads too: a forced device strategy's first one is the plan's first upload.
