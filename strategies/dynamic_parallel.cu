@@ -33,7 +33,8 @@
 // one), and edges are balanced only coarsely (thread, warp or block per vertex by its degree).
 // Cost features: 1 host copy, launch and round trip per run; per grid level one device launch,
 // the frontier's arcs scanned, one atomic per arc and per block, the vertices it discovers
-// (random writes that miss the L2 on graphs of millions of vertices).
+// (random writes that miss the L2 on graphs of millions of vertices); on a run's first level,
+// the arcs per block of its grid (hubs).
 // @see Luo, Wong, Hwu, DAC 2010 (hierarchical kernel arrangement); NVIDIA, CUDA Programming
 //      Guide, "CUDA Graphs: Device Graph Launch" (tail launch of device graphs).
 
@@ -381,6 +382,16 @@ class DynamicParallel final : public Strategy {
     // privatized_queue (a one-block level discovers at most a few thousand vertices).
     f.add("grid_dram_discovered",
           grid ? expected_discovered(state, stats) * device_vertex_miss_share(stats, l2_bytes_) : 0.0);
+    // The first level of a run, when it is a grid level: the arcs each block scans. grid_blocks
+    // spreads the frontier's vertices over blocks, not its arcs, so a few hubs hold a few blocks
+    // for hundreds of serial steps: kron:22's level 1 (84 vertices, 364,083 arcs, 11 blocks)
+    // took 505 us from this strategy against 65 predicted, 83 from privatized_queue's
+    // edge-balanced tiles (per-level oracle, H100, 2026-11-24). Levels a run carries leave it
+    // out: the hand-back tables are affine in the frontier, and this is not.
+    f.add("grid_block_arcs",
+          grid && !state.continues_run
+              ? edges / static_cast<double>(grid_blocks(state.frontier_vertices, state.frontier_edges))
+              : 0.0);
     return f;
   }
 
