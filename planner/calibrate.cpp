@@ -69,7 +69,8 @@ double measure_team_wake_us(int regions) {
 /// The level profile of a BFS from each source (LevelShape, with the bottom-up scans), from one
 /// device BFS each by privatized_queue: every BFS of a source has the same levels. Computed once
 /// per graph: an Exhaustive executor's own sampled BFS was a whole per-level oracle run (with
-/// its trials), which took a quarter of a quick calibration on the H100 (2026-11-24).
+/// its trials); without them a quick calibration took 48 s on the H100 instead of 58-74
+/// (2026-11-24).
 std::vector<std::vector<LevelShape>> own_profiles(const Graph& graph, const std::vector<VertexId>& sources,
                                                   int device) {
   PlanOptions options;
@@ -97,8 +98,8 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   if (cuda_device_count() <= options.device) throw InvalidArgument("calibrate: no CUDA device " + std::to_string(options.device));
   const bool patient = options.level == CalibrationLevel::Patient;
   // Sweep graphs and BFS sources per graph. Quick: 37 s on the H100 without the 2^24-vertex
-  // graph (2026-11-22), 58 and 74 s with it when each source's profile came from the
-  // executor's own BFS (2026-11-24).
+  // graph (2026-11-22); with it 58 and 74 s when each source's profile came from the
+  // executor's own BFS, 48 s (three calibrations) with own_profiles (2026-11-24).
   const std::vector<std::string> graphs =
       patient ? std::vector<std::string>{"kron:16", "kron:20", "kron:22", "uniform:262144:8", "uniform:4194304:8",
                                          "uniform:1048576:16", "uniform:33554432:4", "grid:256:256", "grid:64:8192",

@@ -174,8 +174,9 @@ class GatherPull final : public Strategy {
     // vertices whose sector of in-offsets (four vertices) holds no other unvisited vertex,
     // U (1 - U/|V|)^4, at the vertex miss share: uniform:100000000:4's levels 14-15 took 2,732
     // and 1,826 us against 1,622 and 883 predicted without it; with it the late levels' median
-    // error fell from 32% to 7% (per-level oracle's trials of 2^21-10^8-vertex graphs, H100,
-    // 2026-11-24).
+    // error fell from 32% to 7% in an offline fit to the per-level oracle's trials of
+    // 2^21-10^8-vertex graphs, and gather_pull's levels of uniform:100000000:4's adaptive plan
+    // from 31-36% to 13% (H100, 2026-11-24).
     const auto edges = static_cast<double>(state.frontier_edges);
     const auto unexplored = static_cast<double>(state.unexplored_edges);
     const auto n = static_cast<double>(stats.num_vertices);

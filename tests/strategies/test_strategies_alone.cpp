@@ -272,7 +272,10 @@ TEST_CASE("dynamic_parallel's grid levels price the vertices they discover in th
       const std::int32_t d = reference.distances[v];
       if (d < 0) continue;
       const auto level = static_cast<std::size_t>(d);
-      if (vertices.size() <= level) vertices.resize(level + 1, 0), arcs.resize(level + 1, 0);
+      if (vertices.size() <= level) {
+        vertices.resize(level + 1, 0);
+        arcs.resize(level + 1, 0);
+      }
       ++vertices[level];
       arcs[level] += c.graph.out_degree(v);
     }
