@@ -16,12 +16,15 @@ namespace {
 using strategies::FrontierRepresentation;
 using strategies::Location;
 
+// The smallest arc count of size class c (arcs_size_class): 0, then 4^c.
+EdgeOffset smallest_arcs_of_class(int c) { return c == 0 ? 0 : EdgeOffset{1} << (2 * c); }
+
 // An affine model of price(vertices, arcs) over size class c of the arcs (arcs_size_class), by
 // differences at the class's smallest arc count: every strategy's features, and so its
 // prediction with the class's correction, are affine within a class.
 template <class Price>
 AffineCost affine_in_class(int c, const Price& price) {
-  const EdgeOffset arcs = c == 0 ? 0 : EdgeOffset{1} << (2 * c);
+  const EdgeOffset arcs = smallest_arcs_of_class(c);
   const double base = price(VertexId{1}, arcs);
   const double per_vertex = price(VertexId{2}, arcs) - base;
   const double per_edge = price(VertexId{1}, arcs + 1) - base;
@@ -515,7 +518,7 @@ void Executor::upload_handback() {
       m.host[c] = host_costs[static_cast<std::size_t>(c)];
       // The grid level's price of its discoveries, by differences at the class's smallest arc
       // count (every model is linear in its features, the correction a factor per class).
-      const EdgeOffset arcs = c == 0 ? 0 : EdgeOffset{1} << (2 * c);
+      const EdgeOffset arcs = smallest_arcs_of_class(c);
       constexpr double kProbe = 1e6;
       m.grid_per_discovered[c] =
           !dp ? 0.0f
