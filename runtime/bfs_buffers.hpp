@@ -161,7 +161,9 @@ class BfsBuffers {
   cudaStream_t stream() const noexcept { return stream_ ? stream_->get() : nullptr; }
 
   /// Starts a BFS from source on the host side: clears the visited bitmaps (host now, device
-  /// lazily at the first move to the device) and makes order[0] = source.
+  /// lazily at the first move to the device) and makes order[0] = source. The host's is
+  /// cleared word by word where the last BFS's set bits are known (collect() saw every visit
+  /// the host made and no download or checkpoint restore wrote the bitmap), else in full.
   void start(VertexId source);
   /// Uploads the host's visits order[begin, end) (ids, distances, parents) and sets the
   /// device's order tail to end. Async on stream: one copy and one kernel (the BFS's first
@@ -240,6 +242,13 @@ class BfsBuffers {
   template <VertexId kCapacity>
   void upload_fused(VertexId count);
   bool device_cleared_ = false;
+  // What start() clears of h_visited: with host_visited_sparse_, the words of the host's own
+  // visits of the last BFS (slices of h_order) and of its source; else all of it.
+  void clear_host_visited();
+  std::vector<std::pair<VertexId, VertexId>> host_visits_;
+  bool host_visited_sparse_ = false;
+  bool host_visited_overwritten_ = false;  // by a download or a checkpoint restore since start()
+  VertexId last_source_ = 0;
   std::unique_ptr<Stream> stream_;
   std::vector<std::uint32_t> h_visited_pageable_;
   PinnedBuffer<std::uint32_t> h_visited_pinned_;

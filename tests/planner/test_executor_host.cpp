@@ -66,6 +66,26 @@ TEST_CASE("host executor is correct on every edge case, reusing one plan and res
   }
 }
 
+TEST_CASE("a BFS after one that reached few vertices sees none of their visits") {
+  // A 4,096-vertex path (0-...-4095) and a 3-vertex path (4096-4160-4224, a bitmap word apart
+  // each; the vertices between are isolated). A BFS that reaches the small one leaves so few
+  // host bits that the next start() clears their words alone; one that reaches the large one
+  // leaves the whole bitmap to clear. Both orders are checked, from every small-path vertex.
+  constexpr abfs::VertexId kLarge = 4096;
+  constexpr abfs::VertexId kSmall[] = {kLarge, kLarge + 64, kLarge + 128};
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs{{kSmall[0], kSmall[1]}, {kSmall[1], kSmall[2]}};
+  for (abfs::VertexId v = 0; v + 1 < kLarge; ++v) arcs.emplace_back(v, v + 1);
+  const abfs::Graph g = abfs::test::make_graph(kSmall[2] + 1, arcs, false);
+  abfs::Plan plan = abfs::plan_bfs(g, host_only());
+  abfs::BfsResult r;
+  for (const abfs::VertexId source : {kSmall[0], kSmall[2], kSmall[1], 3000u, kSmall[1], kSmall[0], 5u, kSmall[2]}) {
+    CAPTURE(source);
+    plan.execute(source, r);
+    abfs::test::check_bfs(g, source, r);
+    CHECK(r.vertices_reached == (source >= kLarge ? 3u : kLarge));
+  }
+}
+
 TEST_CASE("host executor is correct on every real graph (skipped without ../shared/data)") {
   abfs::LoadOptions load;
   load.use_cache = false;
