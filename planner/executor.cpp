@@ -784,7 +784,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   choice.predicted_conversion_us = best.conversion_us;
   choice.priced = true;
   choice.deferred_reason = true;
-  for (std::size_t k = 0; k < std::min<std::size_t>(count, 2); ++k) {
+  for (std::size_t k = 0; k < std::min<std::size_t>(count, kReasonCandidates); ++k) {
     const Candidate& c = candidates[k];
     choice.model_reason.name[k] = c.strategy->name();
     choice.model_reason.us[k] = c.level_us + c.conversion_us;
@@ -808,7 +808,7 @@ std::string Executor::format_reason(const ModelReason& why) {
                   why.name[0], why.us[0], why.future_us[0], why.us[1]);
     return text;
   }
-  for (int k = 0; k < 2 && why.name[k] != nullptr; ++k) {
+  for (int k = 0; k < kReasonCandidates && why.name[k] != nullptr; ++k) {
     std::snprintf(text, sizeof text, "%s%s %.1f us", k == 0 ? "cheapest: " : " < ", why.name[k], why.us[k]);
     reason += text;
     if (why.carried_levels[k] > 0) {

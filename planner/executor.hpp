@@ -80,12 +80,14 @@ class Executor {
 
  private:
   // Why the cost models chose: formatted into the level's reason only after the BFS is timed.
+  // Every candidate of a decision, cheapest first, so that the log shows what each was priced.
+  static constexpr int kReasonCandidates = 5;
   struct ModelReason {
-    const char* name[2] = {nullptr, nullptr};  // cheapest, runner-up (nullptr: none)
-    double us[2] = {0.0, 0.0};
-    std::size_t carried_levels[2] = {0, 0};
-    double carried_us[2] = {0.0, 0.0};
-    double future_us[2] = {0.0, 0.0};
+    const char* name[kReasonCandidates] = {};  // cheapest, runner-up, ... (nullptr: none)
+    double us[kReasonCandidates] = {};
+    std::size_t carried_levels[kReasonCandidates] = {};
+    double carried_us[kReasonCandidates] = {};
+    double future_us[kReasonCandidates] = {};
     bool host_run = false;  // continue_on_host: us[1] is the profile's best way off the host
   };
   static std::string format_reason(const ModelReason& why);

@@ -10,12 +10,15 @@
 //    b-queue; it runs many levels in one launch. When the frontier outgrows the b-queue it
 //    launches dp_grid_level: the lecture's "launch Kernel 2 from Kernel 1 when the frontier
 //    size threshold is exceeded".
-//  - dp_grid_level: one multi-block top-down level, a thread per frontier vertex (a warp per
-//    vertex when the frontier averages 8 arcs or more; the whole block for the longest lists), a
-//    b-queue per block in shared memory and one global atomic per block. The last block to finish (a
-//    ticket counter) reads the new frontier's size and arcs and launches either another
-//    dp_grid_level (the graph of the smallest power-of-two grid that covers the new frontier) or,
-//    when the frontier fits, dp_block_levels.
+//  - dp_grid_level: one multi-block top-down level. A group of 1, 8, 16 or 32 lanes per frontier
+//    vertex, sized to the frontier's mean degree; lists longer than 32 arcs go to the warp, and
+//    hubs (over 1,024 arcs) to the whole grid: they are listed in device memory and every warp
+//    claims 256 arcs of them at a time, so that a level of a few hubs is spread over blocks sized
+//    to its arcs, not held by the few blocks that own the hubs. A b-queue per block in shared
+//    memory (one shared atomic per group of lanes that find vertices together) and one global
+//    atomic per block. The last block to finish (a ticket counter) reads the new frontier's size
+//    and arcs and launches either another dp_grid_level (the graph of the smallest power-of-two
+//    grid that covers the new frontier) or, when the frontier fits, dp_block_levels.
 // The run ends when the frontier is empty or the level budget (or level log) is used up, or,
 // with the planner's hand-back table, before a level that its fitted models price cheaper off
 // the run (the host, or a bottom-up step): the models are evaluated on the device, in the
@@ -30,7 +33,8 @@
 // tie; a device graph launch lets each link choose its grid (a WHILE body's grid is fixed), so
 // the chain is built on it. The one-block loop carries the small levels at ~0.1 us of barriers.
 // The kernel for a level is chosen by thresholds; there is no bottom-up step (it hands over to
-// one), and edges are balanced only coarsely (thread, warp or block per vertex by its degree).
+// one), and arcs are balanced without a scan of the frontier's degrees (lanes per vertex by the
+// mean degree, the warp for long lists, the grid for hubs), unlike privatized_queue's tiles.
 // Cost features: 1 host copy, launch and round trip per run; per grid level one device launch,
 // the frontier's arcs scanned, one atomic per arc and per block, the vertices it discovers
 // (random writes that miss the L2 on graphs of millions of vertices); on a run's first level,
@@ -41,6 +45,7 @@
 #include "strategies/block_loop.cuh"
 #include "strategies/strategy.hpp"
 
+#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 
 #include <algorithm>
@@ -52,28 +57,49 @@
 namespace abfs::strategies {
 namespace {
 
+namespace cg = cooperative_groups;
 using detail_block::BlockLoopArgs;
 using detail_block::kBlockThreads;
 
 constexpr int kGridThreads = 256;  // threads per dp_grid_level block (compile-time: reductions)
-constexpr int kGridQueue = 4 * kGridThreads;  // b-queue slots per block; beyond, one atomic per push
-/// Adjacency lists longer than this are scanned by a warp, longer than kGridBlockDegree by the
-/// block (at most kGridHubCapacity per block; further ones stay with their warp).
+constexpr int kGridQueue = 4 * kGridThreads;  // b-queue slots per block; beyond, one atomic per warp's pushes
+/// A frontier vertex is scanned by a group of lanes sized to the frontier's mean degree
+/// (grid_group_lanes): 1 lane below 8 arcs, 8 below 16, 16 below 32, else the warp. Lists longer
+/// than kGridWarpDegree go to the whole warp; lists longer than kGridHubDegree are listed for
+/// the whole grid (at most kGridHubs a level; further ones stay with their warp).
 constexpr EdgeOffset kGridWarpDegree = 32;
-constexpr EdgeOffset kGridBlockDegree = 4 * kGridThreads;
-constexpr unsigned int kGridHubCapacity = 64;
-/// Frontiers with at least this many arcs per vertex get a warp per vertex (else a thread).
-constexpr EdgeOffset kGridWarpMinDegree = 8;
+constexpr EdgeOffset kGridHubDegree = 4 * kGridThreads;
+constexpr unsigned int kGridHubs = 1024;
+/// Arcs of a listed hub that a warp claims at a time.
+constexpr unsigned int kGridHubChunk = 8 * 32;
+/// Grid levels get a block per this many frontier arcs at least (up to kGridArcBlocksMax), so
+/// that a few hubs are shared by many blocks.
+constexpr EdgeOffset kGridArcsPerBlock = 4 * kGridThreads * 4;
+constexpr unsigned int kGridArcBlocksMax = 2048;
 
-__host__ __device__ inline bool grid_warp_per_vertex(VertexId frontier_size, EdgeOffset frontier_edges) {
-  return frontier_edges >= kGridWarpMinDegree * frontier_size;
+/// Lanes that scan one frontier vertex's arcs, from the frontier's mean degree.
+__host__ __device__ inline unsigned int grid_group_lanes(VertexId frontier_size, EdgeOffset frontier_edges) {
+  const EdgeOffset size = frontier_size > 0 ? frontier_size : 1;
+  if (frontier_edges < 8 * size) return 1;
+  if (frontier_edges < 16 * size) return 8;
+  if (frontier_edges < 32 * size) return 16;
+  return 32;
 }
 
-/// Blocks of a dp_grid_level over a frontier of frontier_size vertices and frontier_edges arcs.
-__host__ __device__ inline unsigned int grid_blocks(VertexId frontier_size, EdgeOffset frontier_edges) {
-  const unsigned int per_block = grid_warp_per_vertex(frontier_size, frontier_edges) ? kGridThreads / 32 : kGridThreads;
+/// Blocks of a dp_grid_level that own frontier vertices (the others only scan listed hubs).
+__host__ __device__ inline unsigned int grid_vertex_blocks(VertexId frontier_size, EdgeOffset frontier_edges) {
+  const unsigned int per_block = kGridThreads / grid_group_lanes(frontier_size, frontier_edges);
   const unsigned int blocks = (frontier_size + per_block - 1) / per_block;
   return blocks > 0 ? blocks : 1u;
+}
+
+/// Blocks of a dp_grid_level over a frontier of frontier_size vertices and frontier_edges arcs:
+/// those that own vertices, or one per kGridArcsPerBlock arcs where that is more (hub levels).
+__host__ __device__ inline unsigned int grid_blocks(VertexId frontier_size, EdgeOffset frontier_edges) {
+  const unsigned int vertex_blocks = grid_vertex_blocks(frontier_size, frontier_edges);
+  const EdgeOffset by_arcs = (frontier_edges + kGridArcsPerBlock - 1) / kGridArcsPerBlock;
+  const unsigned int arc_blocks = by_arcs < kGridArcBlocksMax ? static_cast<unsigned int>(by_arcs) : kGridArcBlocksMax;
+  return vertex_blocks > arc_blocks ? vertex_blocks : arc_blocks;
 }
 
 /// Everything a link of the chain needs to launch the next one.
@@ -105,12 +131,29 @@ static_assert(sizeof(DpStart) % sizeof(unsigned long long) == 0, "DpStart is cop
 /// covers grid_blocks(), its extra blocks find no frontier vertex and only take their ticket.
 constexpr int kGridGraphs = 31;
 
-/// The chain's state in device memory: the next link's start, and the device-launchable graphs
-/// of the two link kernels (one per grid size class), instantiated by DynamicParallel::prepare.
+/// A frontier vertex whose arcs the whole grid level shares: warps claim kGridHubChunk arcs at a
+/// time from next. ready is the level's tag (DpState::epoch + 1) once the entry is written;
+/// older entries hold older tags.
+struct DpHub {
+  unsigned long long first;
+  unsigned long long length;
+  unsigned long long next;
+  VertexId vertex;
+  unsigned int ready;
+};
+
+/// The chain's state in device memory: the next link's start, the device-launchable graphs of
+/// the two link kernels (one per grid size class), instantiated by DynamicParallel::prepare, and
+/// a grid level's shared work (zero between levels: the level's last block resets it).
 struct DpState {
   DpStart start;
   cudaGraphExec_t block_graph;
   cudaGraphExec_t grid_graphs[kGridGraphs];
+  unsigned int ticket;      ///< the next logical block index (blocks take them in the order they start)
+  unsigned int classified;  ///< blocks that own vertices and have listed their hubs
+  unsigned int hub_count;   ///< hubs listed (entries beyond kGridHubs were not stored)
+  unsigned int epoch;       ///< grid levels run so far (their hub entries' tags)
+  DpHub hubs[kGridHubs];
 };
 
 __host__ __device__ inline int grid_graph_index(unsigned int blocks) {
@@ -191,9 +234,9 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
   }
 }
 
-/// One multi-block top-down level over order[frontier_begin, frontier_end), one thread per
-/// frontier vertex or a warp per vertex (grid_warp_per_vertex), the block for the longest lists;
-/// the last block to finish launches the next link.
+/// One multi-block top-down level over order[frontier_begin, frontier_end): a group of lanes per
+/// frontier vertex (grid_group_lanes), the warp for longer lists, the whole grid for hubs; the
+/// last block to finish launches the next link.
 __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   __shared__ unsigned long long start_words[sizeof(DpStart) / sizeof(unsigned long long)];
   const DpStart& start = load_start(state, start_words);
@@ -209,22 +252,29 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   __shared__ VertexId bqueue[kGridQueue];
   __shared__ unsigned int bqueue_size;
   __shared__ unsigned int gqueue_base;
+  __shared__ unsigned int logical_block;
   __shared__ bool last_block;
-  __shared__ VertexId hubs[kGridHubCapacity];
-  __shared__ unsigned int hub_count;
   const BlockLoopArgs& g = a.loop;
   detail::LevelCounters* c = g.counters;
   const unsigned int parity = static_cast<unsigned int>(level) & 1u;
+  const unsigned int tag = __ldcg(&state->epoch) + 1u;  // written by the last level's last block
   if (start_ns == 0) start_ns = detail_block::global_ns();  // launched by the host: this block's start
   if (blockIdx.x == 0 && threadIdx.x == 0) c->next_edges[parity ^ 1u] = 0;  // for the level after
   if (threadIdx.x == 0) {
     bqueue_size = 0;
-    hub_count = 0;
+    // Logical indices follow the order blocks start in, so a block that waits for lower ones
+    // (a helper, below) waits only for blocks already running or done.
+    logical_block = atomicAdd(&state->ticket, 1u);
   }
   __syncthreads();
+  const unsigned int block = logical_block;
+  const VertexId frontier_size = frontier_end - frontier_begin;
+  const unsigned int vertex_blocks = grid_vertex_blocks(frontier_size, frontier_edges);
+  const unsigned int blocks = grid_blocks(frontier_size, frontier_edges);
 
-  // Claims v for level + 1 (parent u) and queues it in the block's b-queue, or in the order
-  // directly when the b-queue is full.
+  // Claims v for level + 1 (parent u) and queues it in the block's b-queue (one shared atomic
+  // per group of lanes that found vertices together), or, once the b-queue is full, in the order
+  // directly (one global atomic per such group).
   unsigned long long found_edges = 0;
   auto visit = [&](VertexId u, VertexId v) {
     const std::uint32_t bit = 1u << (v & 31);
@@ -233,74 +283,117 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
     g.dist[v] = level + 1;
     g.parent[v] = u;
     found_edges += g.row_offsets[v + 1] - g.row_offsets[v];
-    const unsigned int slot = atomicAdd(&bqueue_size, 1u);
+    const cg::coalesced_group found = cg::coalesced_threads();
+    const auto rank = static_cast<unsigned int>(found.thread_rank());
+    unsigned int slot = 0;
+    if (rank == 0) slot = atomicAdd(&bqueue_size, static_cast<unsigned int>(found.num_threads()));
+    slot = found.shfl(slot, 0) + rank;
     if (slot < kGridQueue) {
       bqueue[slot] = v;
-    } else {
-      g.order[atomicAdd(&c->order_tail, 1u)] = v;
+      return;
     }
+    const cg::coalesced_group spilled = cg::coalesced_threads();
+    const auto spill_rank = static_cast<unsigned int>(spilled.thread_rank());
+    unsigned int at = 0;
+    if (spill_rank == 0) at = atomicAdd(&c->order_tail, static_cast<unsigned int>(spilled.num_threads()));
+    g.order[spilled.shfl(at, 0) + spill_rank] = v;
+  };
+  // Lists u's arcs [first, first + length) for the whole grid; false when the list is full.
+  auto list_hub = [&](VertexId u, EdgeOffset first, EdgeOffset length) {
+    const unsigned int slot = atomicAdd(&state->hub_count, 1u);
+    if (slot >= kGridHubs) return false;
+    DpHub& hub = state->hubs[slot];
+    hub.first = first;
+    hub.length = length;
+    hub.next = 0;
+    hub.vertex = u;
+    __threadfence();  // the entry before its ready mark
+    atomicExch(&hub.ready, tag);
+    return true;
   };
 
-  // Frontiers of short lists (road networks, meshes) get a thread per vertex, which scans short
-  // lists alone and hands longer ones to its warp; frontiers averaging kGridWarpMinDegree arcs
-  // or more get a warp per vertex. Either way the longest lists go to the whole block, so that a
-  // hub does not hold its block for thousands of serial arcs (Merrill, Garland, Grimshaw, PPoPP
-  // 2012: scan+warp+CTA gathering).
   const unsigned int lane = threadIdx.x % 32;
-  VertexId u = 0;
-  EdgeOffset first = 0;
-  EdgeOffset stop = 0;
-  if (grid_warp_per_vertex(frontier_end - frontier_begin, frontier_edges)) {
-    const std::uint64_t w =
-        frontier_begin + blockIdx.x * static_cast<std::uint64_t>(kGridThreads / 32) + threadIdx.x / 32;
-    if (w < frontier_end) {  // uniform across the warp
-      u = g.order[w];
-      first = g.row_offsets[u];
-      stop = g.row_offsets[u + 1];
-      if (stop - first > kGridBlockDegree) {
-        unsigned int slot = 0;
-        if (lane == 0) slot = atomicAdd(&hub_count, 1u);
-        slot = __shfl_sync(0xFFFFFFFFu, slot, 0);
-        if (slot < kGridHubCapacity) {
-          if (lane == 0) hubs[slot] = u;
-          stop = first;  // the block scans it
-        }
-      }
-      for (EdgeOffset e = first + lane; e < stop; e += 32) visit(u, g.column_indices[e]);
-    }
-  } else {
-    const std::uint64_t i = frontier_begin + blockIdx.x * static_cast<std::uint64_t>(kGridThreads) + threadIdx.x;
-    if (i < frontier_end) {
+  if (block < vertex_blocks) {
+    // A group of lanes per vertex (Merrill, Garland, Grimshaw, PPoPP 2012: scan+warp+CTA
+    // gathering, with the grid in the CTA's place): sized to the mean degree so that lanes are
+    // not left idle; a longer list goes to its warp, a hub to every block.
+    const unsigned int group = grid_group_lanes(frontier_size, frontier_edges);
+    const unsigned int group_lane = lane & (group - 1u);
+    const unsigned int leader = lane - group_lane;
+    const std::uint64_t i =
+        frontier_begin + static_cast<std::uint64_t>(block) * (kGridThreads / group) + threadIdx.x / group;
+    VertexId u = 0;
+    EdgeOffset first = 0;
+    EdgeOffset stop = 0;
+    if (i < frontier_end) {  // uniform across the group
       u = g.order[i];
       first = g.row_offsets[u];
       stop = g.row_offsets[u + 1];
-      if (stop - first > kGridBlockDegree) {
-        const unsigned int slot = atomicAdd(&hub_count, 1u);
-        if (slot < kGridHubCapacity) {
-          hubs[slot] = u;
-          stop = first;  // the block scans it
+    }
+    bool listed = false;
+    if (group_lane == 0 && stop - first > kGridHubDegree) listed = list_hub(u, first, stop - first);
+    if (__shfl_sync(0xFFFFFFFFu, listed, static_cast<int>(leader))) stop = first;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      __threadfence();  // the block's hub entries before its count
+      atomicAdd(&state->classified, 1u);
+    }
+    if (group < 32) {
+      // Lists longer than kGridWarpDegree, one at a time, by the whole warp.
+      for (unsigned int wide = __ballot_sync(0xFFFFFFFFu, group_lane == 0 && stop - first > kGridWarpDegree);
+           wide != 0; wide &= wide - 1) {
+        const int owner = __ffs(wide) - 1;
+        const VertexId wu = __shfl_sync(0xFFFFFFFFu, u, owner);
+        const EdgeOffset wstop = __shfl_sync(0xFFFFFFFFu, stop, owner);
+        for (EdgeOffset e = __shfl_sync(0xFFFFFFFFu, first, owner) + lane; e < wstop; e += 32) {
+          visit(wu, g.column_indices[e]);
+        }
+        if (leader == static_cast<unsigned int>(owner)) stop = first;
+      }
+    }
+    for (EdgeOffset e = first + group_lane; e < stop; e += group) visit(u, g.column_indices[e]);
+  } else if (block < blocks) {
+    // A helper block (hub levels): every block that owns vertices has a lower logical index, so
+    // it is running or done; wait until all have listed their hubs.
+    if (threadIdx.x == 0) {
+      while (atomicAdd(&state->classified, 0u) < vertex_blocks) __nanosleep(64);
+      __threadfence();
+    }
+    __syncthreads();
+  }
+  if (block < blocks) {
+    // The listed hubs, kGridHubChunk arcs a claim, each warp starting at its own hub. A hub
+    // still being written is skipped: the warp that lists it scans it too.
+    unsigned int listed_hubs = 0;
+    if (lane == 0) listed_hubs = min(atomicAdd(&state->hub_count, 0u), kGridHubs);
+    listed_hubs = __shfl_sync(0xFFFFFFFFu, listed_hubs, 0);
+    const unsigned int warp = block * (kGridThreads / 32) + threadIdx.x / 32;
+    for (unsigned int k = 0; k < listed_hubs; ++k) {
+      DpHub& hub = state->hubs[(warp + k) % listed_hubs];
+      VertexId hub_vertex = 0;
+      unsigned long long hub_first = 0, hub_length = 0;
+      if (lane == 0 && atomicAdd(&hub.ready, 0u) == tag) {
+        __threadfence();  // the entry after its ready mark; past L1: another SM wrote it
+        if (__ldcg(&hub.next) < __ldcg(&hub.length)) {
+          hub_vertex = __ldcg(&hub.vertex);
+          hub_first = __ldcg(&hub.first);
+          hub_length = __ldcg(&hub.length);
         }
       }
-    }
-    for (unsigned int wide = __ballot_sync(0xFFFFFFFFu, stop - first > kGridWarpDegree); wide != 0;
-         wide &= wide - 1) {
-      const int leader = __ffs(wide) - 1;
-      const VertexId wu = __shfl_sync(0xFFFFFFFFu, u, leader);
-      const EdgeOffset wstop = __shfl_sync(0xFFFFFFFFu, stop, leader);
-      for (EdgeOffset e = __shfl_sync(0xFFFFFFFFu, first, leader) + lane; e < wstop; e += 32) {
-        visit(wu, g.column_indices[e]);
+      hub_length = __shfl_sync(0xFFFFFFFFu, hub_length, 0);
+      if (hub_length == 0) continue;  // not ready, or every arc claimed
+      hub_vertex = __shfl_sync(0xFFFFFFFFu, hub_vertex, 0);
+      hub_first = __shfl_sync(0xFFFFFFFFu, hub_first, 0);
+      for (;;) {
+        unsigned long long claimed = 0;
+        if (lane == 0) claimed = atomicAdd(&hub.next, static_cast<unsigned long long>(kGridHubChunk));
+        claimed = __shfl_sync(0xFFFFFFFFu, claimed, 0);
+        if (claimed >= hub_length) break;
+        const unsigned long long hub_stop = hub_first + min(claimed + kGridHubChunk, hub_length);
+        for (unsigned long long e = hub_first + claimed + lane; e < hub_stop; e += 32) {
+          visit(hub_vertex, g.column_indices[e]);
+        }
       }
-      if (lane == static_cast<unsigned int>(leader)) stop = first;
-    }
-    for (EdgeOffset e = first; e < stop; ++e) visit(u, g.column_indices[e]);
-  }
-  __syncthreads();
-  const unsigned int hub_total = min(hub_count, kGridHubCapacity);
-  for (unsigned int k = 0; k < hub_total; ++k) {
-    const VertexId hub = hubs[k];
-    for (EdgeOffset e = g.row_offsets[hub] + threadIdx.x, hub_stop = g.row_offsets[hub + 1]; e < hub_stop;
-         e += kGridThreads) {
-      visit(hub, g.column_indices[e]);
     }
   }
   __syncthreads();
@@ -322,6 +415,10 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   const VertexId tail = atomicAdd(&c->order_tail, 0u);
   const EdgeOffset next_edges = atomicAdd(&c->next_edges[parity], 0ull);
   c->blocks_done = 0;
+  state->ticket = 0;
+  state->classified = 0;
+  state->hub_count = 0;
+  ++state->epoch;
   const unsigned long long now = detail_block::global_ns();
   g.host_level_log[log_index] =
       detail::DeviceLevelRecord{frontier_end - frontier_begin, 1u, frontier_edges, start_ns, now};
@@ -382,12 +479,12 @@ class DynamicParallel final : public Strategy {
     // privatized_queue (a one-block level discovers at most a few thousand vertices).
     f.add("grid_dram_discovered",
           grid ? expected_discovered(state, stats) * device_vertex_miss_share(stats, l2_bytes_) : 0.0);
-    // The first level of a run, when it is a grid level: the arcs each block scans. grid_blocks
-    // spreads the frontier's vertices over blocks, not its arcs, so a few hubs hold a few blocks
-    // for hundreds of serial steps: kron:22's level 1 (84 vertices, 364,083 arcs, 11 blocks)
-    // took 505 us from this strategy against 65 predicted, 83 from privatized_queue's
-    // edge-balanced tiles (per-level oracle, H100, 2026-11-24). Levels a run carries leave it
-    // out: the hand-back tables are affine in the frontier, and this is not.
+    // The first level of a run, when it is a grid level: the arcs each block scans. Before hubs
+    // were shared by the grid (registry version 9), a few hubs held a few blocks for hundreds of
+    // serial steps: kron:22's level 1 (84 vertices, 364,083 arcs, 11 blocks) took 505 us from
+    // this strategy against 65 predicted, 83 from privatized_queue's edge-balanced tiles
+    // (per-level oracle, H100, 2026-11-24). Levels a run carries leave it out: the hand-back
+    // tables are affine in the frontier, and this is not.
     f.add("grid_block_arcs",
           grid && !state.continues_run
               ? edges / static_cast<double>(grid_blocks(state.frontier_vertices, state.frontier_edges))
@@ -460,7 +557,8 @@ class DynamicParallel final : public Strategy {
     DpState image{};
     image.block_graph = block_graph_->exec();
     const VertexId n = buffers.num_vertices();
-    const int widest = grid_graph_index(grid_blocks(n, kGridWarpMinDegree * n));  // a warp per vertex
+    // The widest grid: a warp per vertex over every vertex, or the most blocks a hub level gets.
+    const int widest = grid_graph_index(std::max(grid_blocks(n, 32 * EdgeOffset{n}), kGridArcBlocksMax));
     for (int k = 0; k <= widest; ++k) {
       detail::CudaGraph& graph = grid_graphs_.emplace_back();
       detail::add_kernel_node(graph.get(), nullptr, dp_grid_level, dim3(1u << k), dim3(kGridThreads), 0u, state);

@@ -128,6 +128,36 @@ TEST_CASE("dynamic_parallel runs the whole BFS in one host launch, mixing block 
   CHECK(kernels.count(1) == 1);  // grid levels, launched from the device
 }
 
+TEST_CASE("dynamic_parallel's grid levels share hubs over the grid and size lane groups to the mean degree") {
+  // A source with 1,100 hub neighbours of 1,030 leaves each: level 1 is a grid level of 1,100
+  // hubs, more than the 1,024 the grid can list, so the rest stay with their warps; helper
+  // blocks (sized to the level's 1.1 million arcs) scan listed hubs only. Uniform graphs of
+  // out-degree 6, 10, 20 and 40 take groups of 1, 8, 16 and 32 lanes per vertex.
+  constexpr abfs::VertexId kHubs = 1100, kLeaves = 1030;
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+  abfs::VertexId next = 1 + kHubs;
+  for (abfs::VertexId h = 1; h <= kHubs; ++h) {
+    arcs.emplace_back(0, h);
+    for (abfs::VertexId k = 0; k < kLeaves; ++k) arcs.emplace_back(h, next++);
+  }
+  std::vector<abfs::test::Case> cases;
+  const abfs::Graph hubs = abfs::test::make_graph(next, arcs, false);
+  cases.push_back({"1,100 hubs from their common neighbour", hubs, 0});
+  cases.push_back({"1,100 hubs from a leaf", hubs, next - 1});
+  for (const int degree : {6, 10, 20, 40}) {
+    const abfs::Graph uniform = abfs::generate_uniform(30000, degree, 11);
+    cases.push_back({"uniform 30000 x " + std::to_string(degree), uniform, 5});
+  }
+  auto dp = s::make_dynamic_parallel();
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    const AloneRun run = run_alone(c.graph, c.source, *dp);
+    abfs::test::check_bfs(c.graph, c.source, run.result);
+    CHECK(run.runs == 1);
+    CHECK(run.device_kernels.count(1) == 1);  // grid levels ran
+  }
+}
+
 TEST_CASE("the level-loop probes run every chain to its last level and time each mechanism") {
   // Each chain counts its levels down in device memory; the probe throws if one stopped early.
   std::map<std::string, double> us;
