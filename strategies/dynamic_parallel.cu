@@ -260,17 +260,22 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   const unsigned int tag = __ldcg(&state->epoch) + 1u;  // written by the last level's last block
   if (start_ns == 0) start_ns = detail_block::global_ns();  // launched by the host: this block's start
   if (blockIdx.x == 0 && threadIdx.x == 0) c->next_edges[parity ^ 1u] = 0;  // for the level after
+  const VertexId frontier_size = frontier_end - frontier_begin;
+  const unsigned int vertex_blocks = grid_vertex_blocks(frontier_size, frontier_edges);
+  const unsigned int blocks = grid_blocks(frontier_size, frontier_edges);
+  // A hub level (more blocks by arcs than by vertices): hubs are listed for the whole grid and
+  // helper blocks, which own no vertex, scan them. On other levels a hub stays with its warp:
+  // with every warp of every level reading the list, forced dynamic_parallel took 167 ms on
+  // kron:22 instead of 8 (H100, 2026-11-24).
+  const bool share_hubs = blocks > vertex_blocks;
   if (threadIdx.x == 0) {
     bqueue_size = 0;
     // Logical indices follow the order blocks start in, so a block that waits for lower ones
     // (a helper, below) waits only for blocks already running or done.
-    logical_block = atomicAdd(&state->ticket, 1u);
+    logical_block = share_hubs ? atomicAdd(&state->ticket, 1u) : blockIdx.x;
   }
   __syncthreads();
   const unsigned int block = logical_block;
-  const VertexId frontier_size = frontier_end - frontier_begin;
-  const unsigned int vertex_blocks = grid_vertex_blocks(frontier_size, frontier_edges);
-  const unsigned int blocks = grid_blocks(frontier_size, frontier_edges);
 
   // Claims v for level + 1 (parent u) and queues it in the block's b-queue (one shared atomic
   // per group of lanes that found vertices together), or, once the b-queue is full, in the order
@@ -313,6 +318,7 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   };
 
   const unsigned int lane = threadIdx.x % 32;
+  bool scans_hubs = block >= vertex_blocks && block < blocks;  // a helper, or a warp that listed one
   if (block < vertex_blocks) {
     // A group of lanes per vertex (Merrill, Garland, Grimshaw, PPoPP 2012: scan+warp+CTA
     // gathering, with the grid in the CTA's place): sized to the mean degree so that lanes are
@@ -331,12 +337,15 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
       stop = g.row_offsets[u + 1];
     }
     bool listed = false;
-    if (group_lane == 0 && stop - first > kGridHubDegree) listed = list_hub(u, first, stop - first);
+    if (share_hubs && group_lane == 0 && stop - first > kGridHubDegree) listed = list_hub(u, first, stop - first);
     if (__shfl_sync(0xFFFFFFFFu, listed, static_cast<int>(leader))) stop = first;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      __threadfence();  // the block's hub entries before its count
-      atomicAdd(&state->classified, 1u);
+    scans_hubs = __any_sync(0xFFFFFFFFu, listed);
+    if (share_hubs) {
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        __threadfence();  // the block's hub entries before its count
+        atomicAdd(&state->classified, 1u);
+      }
     }
     if (group < 32) {
       // Lists longer than kGridWarpDegree, one at a time, by the whole warp.
@@ -361,37 +370,42 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
     }
     __syncthreads();
   }
-  if (block < blocks) {
-    // The listed hubs, kGridHubChunk arcs a claim, each warp starting at its own hub. A hub
-    // still being written is skipped: the warp that lists it scans it too.
+  if (scans_hubs) {
+    // The listed hubs, 32 entries read at once (a lane each), then kGridHubChunk arcs a claim
+    // from each with arcs left, each warp starting at its own entry. A hub still being written
+    // is skipped: the warp that lists it scans it too. Reading the list an entry at a time,
+    // kron:22's hub level took 176 us (84 hubs, 364,083 arcs; H100, 2026-11-24).
     unsigned int listed_hubs = 0;
     if (lane == 0) listed_hubs = min(atomicAdd(&state->hub_count, 0u), kGridHubs);
     listed_hubs = __shfl_sync(0xFFFFFFFFu, listed_hubs, 0);
     const unsigned int warp = block * (kGridThreads / 32) + threadIdx.x / 32;
-    for (unsigned int k = 0; k < listed_hubs; ++k) {
-      DpHub& hub = state->hubs[(warp + k) % listed_hubs];
+    for (unsigned int base = 0; base < listed_hubs; base += 32) {
+      DpHub* hub = state->hubs + base + lane;
       VertexId hub_vertex = 0;
       unsigned long long hub_first = 0, hub_length = 0;
-      if (lane == 0 && atomicAdd(&hub.ready, 0u) == tag) {
+      if (base + lane < listed_hubs && __ldcg(&hub->ready) == tag) {
         __threadfence();  // the entry after its ready mark; past L1: another SM wrote it
-        if (__ldcg(&hub.next) < __ldcg(&hub.length)) {
-          hub_vertex = __ldcg(&hub.vertex);
-          hub_first = __ldcg(&hub.first);
-          hub_length = __ldcg(&hub.length);
+        if (__ldcg(&hub->next) < __ldcg(&hub->length)) {
+          hub_vertex = __ldcg(&hub->vertex);
+          hub_first = __ldcg(&hub->first);
+          hub_length = __ldcg(&hub->length);
         }
       }
-      hub_length = __shfl_sync(0xFFFFFFFFu, hub_length, 0);
-      if (hub_length == 0) continue;  // not ready, or every arc claimed
-      hub_vertex = __shfl_sync(0xFFFFFFFFu, hub_vertex, 0);
-      hub_first = __shfl_sync(0xFFFFFFFFu, hub_first, 0);
-      for (;;) {
-        unsigned long long claimed = 0;
-        if (lane == 0) claimed = atomicAdd(&hub.next, static_cast<unsigned long long>(kGridHubChunk));
-        claimed = __shfl_sync(0xFFFFFFFFu, claimed, 0);
-        if (claimed >= hub_length) break;
-        const unsigned long long hub_stop = hub_first + min(claimed + kGridHubChunk, hub_length);
-        for (unsigned long long e = hub_first + claimed + lane; e < hub_stop; e += 32) {
-          visit(hub_vertex, g.column_indices[e]);
+      const unsigned int open = __ballot_sync(0xFFFFFFFFu, hub_length > 0);
+      for (unsigned int j = 0; j < 32; ++j) {
+        const auto at = static_cast<int>((warp + j) & 31u);
+        if (((open >> at) & 1u) == 0) continue;
+        const VertexId u = __shfl_sync(0xFFFFFFFFu, hub_vertex, at);
+        const unsigned long long first = __shfl_sync(0xFFFFFFFFu, hub_first, at);
+        const unsigned long long length = __shfl_sync(0xFFFFFFFFu, hub_length, at);
+        unsigned long long* next = &state->hubs[base + static_cast<unsigned int>(at)].next;
+        for (;;) {
+          unsigned long long claimed = 0;
+          if (lane == 0) claimed = atomicAdd(next, static_cast<unsigned long long>(kGridHubChunk));
+          claimed = __shfl_sync(0xFFFFFFFFu, claimed, 0);
+          if (claimed >= length) break;
+          const unsigned long long stop = first + min(claimed + kGridHubChunk, length);
+          for (unsigned long long e = first + claimed + lane; e < stop; e += 32) visit(u, g.column_indices[e]);
         }
       }
     }
