@@ -760,6 +760,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   for (std::size_t i = 0; i < strategies_.size() && count < candidates.size(); ++i) {
     strategies::Strategy* s = strategies_[i].get();
     if (strategy_models_[i].fit == nullptr || !s->applicable(state)) continue;
+    if (s == handed_back_) continue;
     Candidate c{};
     c.strategy = s;
     c.level_us = predict_level_us(i, s->cost_features(state, stats_), state.frontier_edges,
@@ -784,6 +785,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   choice.predicted_conversion_us = best.conversion_us;
   choice.priced = true;
   choice.deferred_reason = true;
+  if (handed_back_ != nullptr) choice.model_reason.left_out = handed_back_->name();
   for (std::size_t k = 0; k < std::min<std::size_t>(count, kReasonCandidates); ++k) {
     const Candidate& c = candidates[k];
     choice.model_reason.name[k] = c.strategy->name();
@@ -820,6 +822,10 @@ std::string Executor::format_reason(const ModelReason& why) {
       std::snprintf(text, sizeof text, " then %.1f us", why.future_us[k]);
       reason += text;
     }
+  }
+  if (why.left_out != nullptr) {
+    std::snprintf(text, sizeof text, "; %s left out: its run handed back here", why.left_out);
+    reason += text;
   }
   return reason;
 }
@@ -900,6 +906,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   EdgeOffset edges_out_of_reached = 0;  // arcs out of the expanded frontiers
   int level = 0;
   level_overheads_.clear();
+  handed_back_ = nullptr;
   for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
   // A level's time runs from the end of the previous one: the decision and the executor's
   // bookkeeping count, as they do in the total.
@@ -1014,6 +1021,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     end = next_begin + outcome.next_frontier_vertices;
     after_run(strategy, placement, level, end);
     frontier_edges = outcome.next_frontier_edges;
+    handed_back_ = outcome.handed_back ? &strategy : nullptr;
   }
   if (stop_) {
     stop_->record(buffers_.stream());

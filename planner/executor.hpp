@@ -89,6 +89,7 @@ class Executor {
     double carried_us[kReasonCandidates] = {};
     double future_us[kReasonCandidates] = {};
     bool host_run = false;  // continue_on_host: us[1] is the profile's best way off the host
+    const char* left_out = nullptr;  // a strategy not priced: its run handed back at this level
   };
   static std::string format_reason(const ModelReason& why);
   struct Choice {
@@ -258,6 +259,12 @@ class Executor {
   std::vector<CostSample>* samples_ = nullptr;
   std::vector<std::pair<std::size_t, ModelReason>> pending_reasons_;  // (level record, reason)
   std::vector<double> level_overheads_;  // last execute: per host-driven level
+  // The device-driven strategy whose run just handed back (its device-side models priced
+  // leaving cheaper than carrying this level): the next decision leaves it out, since a new run
+  // of it costs what carrying would have plus a run's start. Without this, ca-AstroPh's BFSs
+  // started a new dynamic_parallel run at the level its last run had just handed back (~40 us
+  // of round trip and run start; H100, 2026-11-24).
+  const strategies::Strategy* handed_back_ = nullptr;
   // The device-driven runs and host runs of the BFS being executed: the record of the level
   // each started (an index into the result's levels, before expansion), the visit order's end
   // and the arcs expanded before its second level, and its carried levels (copies of the level

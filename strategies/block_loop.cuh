@@ -436,6 +436,7 @@ inline LevelOutcome read_device_run(const LevelContext& c, const detail::Event& 
       break;
     case detail::DeviceStop::Handback:
       out.stop_reason = "the cost models price finishing off the run cheaper";
+      out.handed_back = true;
       break;
     default:
       out.stop_reason = nullptr;

@@ -159,6 +159,9 @@ struct LevelOutcome {
   const detail::DeviceLevelRecord* level_records = nullptr;
   /// Device-driven runs: why the run stopped before the BFS ended (nullptr if it ended).
   const char* stop_reason = nullptr;
+  /// Device-driven runs: stopped because the planner's models, evaluated on the device, priced
+  /// leaving the run cheaper than carrying the next level (DeviceStop::Handback).
+  bool handed_back = false;
 };
 
 class Strategy {

@@ -85,10 +85,16 @@ void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& source
       const std::vector<abfs::VertexId> frontier = abfs::test::frontier_sizes(references[k]);
       REQUIRE(r.levels.size() == frontier.size());
       int expected_level = 0;
+      const abfs::LevelRecord* before = nullptr;
       for (const auto& level : r.levels) {
         CHECK(level.frontier_vertices == frontier[static_cast<std::size_t>(expected_level)]);
         CHECK(level.level == expected_level++);  // one record per level, multi-level runs included
         if (models) CHECK(level.predicted_us > 0.0);
+        if (models && before != nullptr && before->reason.find("finishing off the run cheaper") != std::string::npos) {
+          // A run the device's models ended is not started again at the level it left.
+          CHECK(level.strategy != before->strategy);
+        }
+        before = &level;
         if (mode.options.flags == abfs::PlanFlags::Exhaustive) {
           // The oracle's chain is made of measured options: the chosen one was a trial here
           // or carries this level from a run started above.
