@@ -63,11 +63,11 @@ using detail_block::BlockLoopArgs;
 using detail_block::kBlockThreads;
 
 constexpr int kGridThreads = 256;  // threads per dp_grid_level block (compile-time: reductions)
-constexpr int kGridQueue = 4 * kGridThreads;  // b-queue slots per block; beyond, one atomic per warp's pushes
+constexpr int kGridQueue = 4 * kGridThreads;  // b-queue slots per block; beyond, global atomics
 /// A frontier vertex is scanned by a group of lanes sized to the frontier's mean degree
 /// (grid_group_lanes): 1 lane below 8 arcs, 8 below 16, 16 below 32, else the warp. Lists longer
-/// than kGridWarpDegree go to the whole warp; lists longer than kGridHubDegree are listed for
-/// the whole grid (at most kGridHubs a level; further ones stay with their warp).
+/// than kGridWarpDegree go to the whole warp; lists longer than kGridHubDegree are hubs, listed
+/// for the whole grid on hub levels (at most kGridHubs a level), else scanned by their block.
 constexpr EdgeOffset kGridWarpDegree = 32;
 constexpr EdgeOffset kGridHubDegree = 4 * kGridThreads;
 constexpr unsigned int kGridHubs = 1024;
@@ -239,8 +239,8 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
 }
 
 /// One multi-block top-down level over order[frontier_begin, frontier_end): a group of lanes per
-/// frontier vertex (grid_group_lanes), the warp for longer lists, the whole grid for hubs; the
-/// last block to finish launches the next link.
+/// frontier vertex (grid_group_lanes), the warp for longer lists, the block or, on hub levels,
+/// the whole grid for hubs; the last block to finish launches the next link.
 __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   __shared__ unsigned long long start_words[sizeof(DpStart) / sizeof(unsigned long long)];
   const DpStart& start = load_start(state, start_words);
@@ -270,7 +270,7 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   const unsigned int vertex_blocks = grid_vertex_blocks(frontier_size, frontier_edges);
   const unsigned int blocks = grid_blocks(frontier_size, frontier_edges);
   // A hub level (more blocks by arcs than by vertices): hubs are listed for the whole grid and
-  // helper blocks, which own no vertex, scan them. On other levels a hub stays with its warp:
+  // helper blocks, which own no vertex, scan them. On other levels a hub goes to its block:
   // with every warp of every level reading the list, forced dynamic_parallel took 167 ms on
   // kron:22 instead of 8 (H100, 2026-11-24).
   const bool share_hubs = blocks > vertex_blocks;
@@ -328,8 +328,8 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   bool scans_hubs = block >= vertex_blocks && block < blocks;  // a helper, or a warp that listed one
   if (block < vertex_blocks) {
     // A group of lanes per vertex (Merrill, Garland, Grimshaw, PPoPP 2012: scan+warp+CTA
-    // gathering, with the grid in the CTA's place): sized to the mean degree so that lanes are
-    // not left idle; a longer list goes to its warp, a hub to every block.
+    // gathering, with the grid added on hub levels): sized to the mean degree so that lanes
+    // are not left idle; a longer list goes to its warp, a hub to its block or the grid.
     const unsigned int group = grid_group_lanes(frontier_size, frontier_edges);
     const unsigned int group_lane = lane & (group - 1u);
     const unsigned int leader = lane - group_lane;

@@ -90,7 +90,9 @@ void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& source
         CHECK(level.frontier_vertices == frontier[static_cast<std::size_t>(expected_level)]);
         CHECK(level.level == expected_level++);  // one record per level, multi-level runs included
         if (models) CHECK(level.predicted_us > 0.0);
-        if (models && before != nullptr && before->reason.find("finishing off the run cheaper") != std::string::npos) {
+        const bool handed_back =
+            before != nullptr && before->reason.find("finishing off the run cheaper") != std::string::npos;
+        if (models && handed_back) {
           // A run the device's models ended is not started again at the level it left.
           CHECK(level.strategy != before->strategy);
         }
