@@ -1,0 +1,267 @@
+// What does a host-driven device level pay besides its kernel (docs/DESIGN-NOTES.md, twelfth
+// session)? A one_block run's first level took 35 us of host time for 7 us on the device, a
+// dynamic_parallel run's 59 for 8 (H100, 2026-11-24). This probe times, on the host clock, the
+// ways a level can be launched and its counters read back: a stream or event synchronization,
+// the counters copied back or written by the kernel through mapped host memory, a flag the host
+// polls instead of a synchronization, a large dynamic shared-memory request, and a
+// device-launchable graph with its arguments copied in first (dynamic_parallel's entry).
+// Medians of 301 repetitions after 30 warm-ups, each after ~2 us of host work. Needs a device;
+// prints a table.
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "round_trip_probe: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+struct Counters {
+  unsigned int values[15];
+  unsigned int sequence;  // written last: the host polls it
+};
+
+/// One block's stand-in for a level: reads the entry, bumps the counters.
+__global__ void level_kernel(const Counters* entry, Counters* counters) {
+  extern __shared__ unsigned int shared[];
+  if (threadIdx.x < 15) {
+    shared[threadIdx.x] = entry->values[threadIdx.x] + 1;
+    counters->values[threadIdx.x] = shared[threadIdx.x];
+  }
+}
+
+/// The same, then the counters written to mapped host memory, the sequence number last.
+__global__ void level_kernel_mapped(const Counters* entry, Counters* counters, volatile Counters* host,
+                                    unsigned int sequence) {
+  extern __shared__ unsigned int shared[];
+  if (threadIdx.x < 15) {
+    shared[threadIdx.x] = entry->values[threadIdx.x] + 1;
+    counters->values[threadIdx.x] = shared[threadIdx.x];
+    host->values[threadIdx.x] = shared[threadIdx.x];
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence_system();
+    host->sequence = sequence;
+  }
+}
+
+/// A device-launchable graph's kernel: its arguments are in device memory.
+struct GraphArgs {
+  const Counters* entry;
+  Counters* counters;
+};
+__global__ void graph_kernel(const GraphArgs* args) {
+  if (threadIdx.x < 15) args->counters->values[threadIdx.x] = args->entry->values[threadIdx.x] + 1;
+}
+
+using Clock = std::chrono::steady_clock;
+double us_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::micro>(b - a).count();
+}
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
+}
+
+volatile unsigned long long sink = 0;
+void host_work() {  // ~2 us: a decision between levels
+  const auto t = Clock::now();
+  unsigned long long x = 0;
+  while (us_between(t, Clock::now()) < 2.0) x += x * 3 + 1;
+  sink = x;
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("round_trip_probe: no CUDA device, skipped\n");
+    return 0;
+  }
+  cudaStream_t s;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+  Counters *d_entry = nullptr, *d_counters = nullptr, *h_counters = nullptr, *h_mapped = nullptr, *h_entry = nullptr;
+  check(cudaMalloc(&d_entry, sizeof(Counters)), "malloc");
+  check(cudaMalloc(&d_counters, sizeof(Counters)), "malloc");
+  check(cudaMemset(d_entry, 0, sizeof(Counters)), "memset");
+  check(cudaHostAlloc(&h_counters, sizeof(Counters), cudaHostAllocDefault), "hostalloc");
+  check(cudaHostAlloc(&h_entry, sizeof(Counters), cudaHostAllocDefault), "hostalloc");
+  check(cudaHostAlloc(&h_mapped, sizeof(Counters), cudaHostAllocMapped), "hostalloc");
+  *h_entry = Counters{};
+  *h_mapped = Counters{};
+  Counters* d_mapped = nullptr;
+  check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&d_mapped), h_mapped, 0), "mapped");
+  cudaEvent_t start, stop, start_untimed, stop_untimed;
+  check(cudaEventCreate(&start), "event");
+  check(cudaEventCreate(&stop), "event");
+  check(cudaEventCreateWithFlags(&start_untimed, cudaEventDisableTiming), "event");
+  check(cudaEventCreateWithFlags(&stop_untimed, cudaEventDisableTiming), "event");
+  int big_shared = 0;
+  check(cudaDeviceGetAttribute(&big_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), "attribute");
+  big_shared -= 1024;
+  check(cudaFuncSetAttribute(level_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, big_shared), "attribute");
+  check(cudaFuncSetAttribute(level_kernel_mapped, cudaFuncAttributeMaxDynamicSharedMemorySize, big_shared),
+        "attribute");
+
+  // dynamic_parallel's entry: a device-launchable graph whose kernel reads its arguments from
+  // device memory; the host copies the entry in before each launch.
+  GraphArgs* d_args = nullptr;
+  check(cudaMalloc(&d_args, sizeof(GraphArgs)), "malloc");
+  const GraphArgs args{d_entry, d_counters};
+  check(cudaMemcpy(d_args, &args, sizeof args, cudaMemcpyHostToDevice), "copy");
+  cudaGraph_t graph;
+  check(cudaGraphCreate(&graph, 0), "graph");
+  cudaKernelNodeParams node{};
+  void* params[] = {&d_args};
+  node.func = reinterpret_cast<void*>(graph_kernel);
+  node.gridDim = dim3(1);
+  node.blockDim = dim3(512);
+  node.kernelParams = params;
+  cudaGraphNode_t kernel_node;
+  check(cudaGraphAddKernelNode(&kernel_node, graph, nullptr, 0, &node), "node");
+  cudaGraphExec_t device_exec, host_exec;
+  check(cudaGraphInstantiateWithFlags(&device_exec, graph, cudaGraphInstantiateFlagDeviceLaunch), "instantiate");
+  check(cudaGraphUpload(device_exec, s), "upload");
+  check(cudaGraphInstantiateWithFlags(&host_exec, graph, 0), "instantiate");
+  check(cudaGraphUpload(host_exec, s), "upload");
+  check(cudaStreamSynchronize(s), "sync");
+
+  unsigned int sequence = 0;
+  auto wait_flag = [&] {
+    const volatile unsigned int* flag = &h_mapped->sequence;
+    while (*flag != sequence) {
+    }
+    std::atomic_thread_fence(std::memory_order_acquire);
+  };
+  struct Case {
+    const char* name;
+    std::function<void()> level;
+    bool timed = true;  // records start and stop
+  };
+  const Case cases[] = {
+      {"launch, stream sync", [&] {
+         level_kernel<<<1, 512, 64, s>>>(d_entry, d_counters);
+         check(cudaStreamSynchronize(s), "sync");
+       },
+       false},
+      {"events, launch, event sync", [&] {
+         check(cudaEventRecord(start, s), "record");
+         level_kernel<<<1, 512, 64, s>>>(d_entry, d_counters);
+         check(cudaEventRecord(stop, s), "record");
+         check(cudaEventSynchronize(stop), "sync");
+       }},
+      {"events, launch, copy back, event sync (one_block)", [&] {
+         check(cudaEventRecord(start, s), "record");
+         level_kernel<<<1, 512, 64, s>>>(d_entry, d_counters);
+         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
+         check(cudaEventRecord(stop, s), "record");
+         check(cudaEventSynchronize(stop), "sync");
+       }},
+      {"same, 226 KiB dynamic shared memory", [&] {
+         check(cudaEventRecord(start, s), "record");
+         level_kernel<<<1, 512, big_shared, s>>>(d_entry, d_counters);
+         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
+         check(cudaEventRecord(stop, s), "record");
+         check(cudaEventSynchronize(stop), "sync");
+       }},
+      {"events, launch writing mapped memory, event sync", [&] {
+         ++sequence;
+         check(cudaEventRecord(start, s), "record");
+         level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
+         check(cudaEventRecord(stop, s), "record");
+         check(cudaEventSynchronize(stop), "sync");
+       }},
+      {"untimed events, launch writing mapped memory, event sync", [&] {
+         ++sequence;
+         check(cudaEventRecord(start_untimed, s), "record");
+         level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
+         check(cudaEventRecord(stop_untimed, s), "record");
+         check(cudaEventSynchronize(stop_untimed), "sync");
+       },
+       false},
+      {"launch writing mapped memory, poll its flag", [&] {
+         ++sequence;
+         level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
+         wait_flag();
+       },
+       false},
+      {"events, launch writing mapped memory, poll its flag", [&] {
+         ++sequence;
+         check(cudaEventRecord(start, s), "record");
+         level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
+         check(cudaEventRecord(stop, s), "record");
+         wait_flag();
+       }},
+      {"same, 226 KiB dynamic shared memory", [&] {
+         ++sequence;
+         check(cudaEventRecord(start, s), "record");
+         level_kernel_mapped<<<1, 512, big_shared, s>>>(d_entry, d_counters, d_mapped, sequence);
+         check(cudaEventRecord(stop, s), "record");
+         wait_flag();
+       }},
+      {"entry copy, device-launchable graph, copy back, event sync (dynamic_parallel)", [&] {
+         check(cudaEventRecord(start, s), "record");
+         check(cudaMemcpyAsync(d_entry, h_entry, sizeof(Counters), cudaMemcpyHostToDevice, s), "copy");
+         check(cudaGraphLaunch(device_exec, s), "graph launch");
+         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
+         check(cudaEventRecord(stop, s), "record");
+         check(cudaEventSynchronize(stop), "sync");
+       }},
+      {"device-launchable graph, copy back, event sync", [&] {
+         check(cudaEventRecord(start, s), "record");
+         check(cudaGraphLaunch(device_exec, s), "graph launch");
+         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
+         check(cudaEventRecord(stop, s), "record");
+         check(cudaEventSynchronize(stop), "sync");
+       }},
+      {"host graph, copy back, event sync", [&] {
+         check(cudaEventRecord(start, s), "record");
+         check(cudaGraphLaunch(host_exec, s), "graph launch");
+         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
+         check(cudaEventRecord(stop, s), "record");
+         check(cudaEventSynchronize(stop), "sync");
+       }},
+      {"entry copy, launch, copy back, event sync", [&] {
+         check(cudaEventRecord(start, s), "record");
+         check(cudaMemcpyAsync(d_entry, h_entry, sizeof(Counters), cudaMemcpyHostToDevice, s), "copy");
+         level_kernel<<<1, 512, 64, s>>>(d_entry, d_counters);
+         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
+         check(cudaEventRecord(stop, s), "record");
+         check(cudaEventSynchronize(stop), "sync");
+       }},
+  };
+  std::printf("%-80s %9s %9s %9s %11s\n", "a level's launch and read-back", "p10_us", "median_us", "p90_us",
+              "events_us");
+  for (const Case& c : cases) {
+    std::vector<double> us;
+    std::vector<double> event_us;
+    for (int rep = 0; rep < 331; ++rep) {
+      host_work();
+      const auto t = Clock::now();
+      c.level();
+      const auto done = Clock::now();
+      check(cudaStreamSynchronize(s), "sync");
+      if (rep < 30) continue;
+      us.push_back(us_between(t, done));
+      float ms = 0.0f;
+      if (c.timed && cudaEventElapsedTime(&ms, start, stop) == cudaSuccess) event_us.push_back(1000.0 * ms);
+    }
+    std::printf("%-80s %9.1f %9.1f %9.1f %11.1f\n", c.name, quantile(us, 0.1), quantile(us, 0.5), quantile(us, 0.9),
+                event_us.empty() ? 0.0 : quantile(event_us, 0.5));
+  }
+  check(cudaGetLastError(), "last error");
+  return 0;
+}
