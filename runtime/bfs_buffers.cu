@@ -3,7 +3,12 @@
 #include "runtime/bfs_buffers.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
+#include <string>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace abfs::detail {
 namespace {
@@ -25,6 +30,25 @@ __global__ void gather_visits(const VertexId* __restrict__ order, VertexId count
   stage_parent[i] = parent[v];
 }
 
+/// Resets the level counters to an order tail of order_tail (one thread). Field by field: nvcc
+/// 13.0 compiled `*counters = LevelCounters{...}` in first_upload<1024>, once the struct had
+/// grown to 72 bytes, into a copy of the kernel's first parameter (the visits), which left
+/// garbage in blocks_done.
+__device__ void reset_counters(LevelCounters* counters, VertexId order_tail) {
+  counters->order_tail = order_tail;
+  counters->overflow_pushes = 0u;
+  counters->next_edges[0] = 0ull;
+  counters->next_edges[1] = 0ull;
+  counters->final_edges = 0ull;
+  counters->levels = 0u;
+  counters->stop = 0u;
+  counters->blocks_done = 0u;
+  counters->launch_error = 0u;
+  counters->sequence = 0u;
+  counters->start_ns = 0ull;
+  counters->end_ns = 0ull;
+}
+
 /// Applies count staged host visits: stage holds [order | distance | parent], count words each.
 /// Appends the ids to order_slice, sets visited bits, distances and parents, and resets the level
 /// counters to order_tail (one thread), so the next device level appends after them.
@@ -32,7 +56,7 @@ __global__ void scatter_visits(const std::uint32_t* __restrict__ stage, VertexId
                                std::uint32_t* visited, std::int32_t* __restrict__ dist, VertexId* __restrict__ parent,
                                LevelCounters* counters, VertexId order_tail) {
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
-  if (i == 0) *counters = LevelCounters{order_tail, 0u, {0ull, 0ull}, 0ull, 0u, 0u, 0u, 0u};
+  if (i == 0) reset_counters(counters, order_tail);
   if (i >= count) return;
   const VertexId v = stage[i];
   order_slice[i] = v;
@@ -78,7 +102,7 @@ __global__ void first_upload(const FusedVisits<kCapacity> visits, std::uint32_t*
     parent[v] = visits.parent[k];
     atomicOr(&visited[v >> 5], 1u << (v & 31));
   }
-  if (threadIdx.x == 0) *counters = LevelCounters{visits.count, 0u, {0ull, 0ull}, 0ull, 0u, 0u, 0u, 0u};
+  if (threadIdx.x == 0) reset_counters(counters, visits.count);
 }
 
 /// Sets bit v of bits for every v in frontier[0, count).
@@ -156,7 +180,9 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
   d_counters = DeviceBuffer<LevelCounters>(1);
   // blocks_done is a ticket counter that every kernel using it leaves at 0.
   ABFS_CUDA_CHECK(cudaMemsetAsync(d_counters.data(), 0, sizeof(LevelCounters), stream()));
-  h_counters = PinnedBuffer<LevelCounters>(1);
+  h_counters = PinnedBuffer<LevelCounters>(1, cudaHostAllocMapped);
+  work_done_ = std::make_unique<Event>(cudaEventDisableTiming);
+  *h_counters.data() = LevelCounters{};
   h_visited_pinned_ = PinnedBuffer<std::uint32_t>(words);
   h_visited = h_visited_pinned_.data();
   d_stage_ = DeviceBuffer<std::uint32_t>(3 * n);
@@ -283,6 +309,38 @@ double BfsBuffers::download_counters(const Event& start, Event& stop) {
   // Synchronizes: the caller decides what runs next from the counters.
   ABFS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
   return elapsed_ms(start, stop) * 1000.0;
+}
+
+double BfsBuffers::wait_counters(unsigned int sequence) {
+  const volatile LevelCounters* published = h_counters.data();
+  bool marked = false;
+  for (unsigned int spins = 1; published->sequence != sequence; ++spins) {
+    if ((spins & 4095u) == 0) {  // every 4,096 polls (~0.1-0.2 ms): work that failed or ended ends the wait
+      // An event recorded after the work says when it is over; only where a wait lasts, since
+      // a record costs ~1 us of host time.
+      if (!marked) {
+        work_done_->record(stream());
+        marked = true;
+      }
+      const cudaError_t status = cudaEventQuery(work_done_->get());
+      if (status == cudaSuccess && published->sequence != sequence) {
+        LevelCounters device{};
+        ABFS_CUDA_CHECK(cudaMemcpy(&device, d_counters.data(), sizeof device, cudaMemcpyDeviceToHost));
+        throw Error(std::string("a device level of ") + sequence_kernel_ +
+                    " ended without publishing its counters (number " + std::to_string(sequence) +
+                    ", last published " + std::to_string(published->sequence) +
+                    "; on the device: order tail " + std::to_string(device.order_tail) + ", blocks done " +
+                    std::to_string(device.blocks_done) + ")");
+      }
+      if (status != cudaErrorNotReady) ABFS_CUDA_CHECK(status);
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#endif
+  }
+  std::atomic_thread_fence(std::memory_order_acquire);  // the counters after their number
+  const LevelCounters& c = *h_counters.data();
+  return c.end_ns > c.start_ns ? static_cast<double>(c.end_ns - c.start_ns) / 1000.0 : 0.0;
 }
 
 void BfsBuffers::save_checkpoint() {

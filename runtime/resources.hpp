@@ -127,10 +127,10 @@ class Stream {
   cudaStream_t stream_ = nullptr;
 };
 
-/// Owns a timing CUDA event.
+/// Owns a CUDA event (a timing one unless flags say otherwise).
 class Event {
  public:
-  Event() { ABFS_CUDA_CHECK(cudaEventCreate(&event_)); }
+  explicit Event(unsigned int flags = cudaEventDefault) { ABFS_CUDA_CHECK(cudaEventCreateWithFlags(&event_, flags)); }
   Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
   Event& operator=(Event&&) = delete;
   Event(const Event&) = delete;

@@ -16,6 +16,7 @@
 // visit order, so nothing is lost: the caller hands it over), or when max_levels are done.
 
 #include "runtime/bfs_buffers.hpp"
+#include "runtime/counters.cuh"
 #include "strategies/strategy.hpp"
 
 #include <cub/warp/warp_scan.cuh>
@@ -43,6 +44,8 @@ struct BlockLoopArgs {
   VertexId* order;
   VertexId* spill;
   detail::LevelCounters* counters;
+  detail::LevelCounters* host_counters;       ///< mapped: where the run publishes its counters
+  unsigned int sequence;                      ///< the number it publishes them under
   detail::DeviceLevelRecord* level_log;       ///< device memory, kLevelLogCapacity records
   detail::DeviceLevelRecord* host_level_log;  ///< mapped host memory, the same shape
   unsigned int wqueue_capacity;          ///< slots per w-queue; the b-queue holds 32 times that
@@ -74,11 +77,7 @@ __host__ __device__ inline bool fits_block_queue(VertexId frontier_size, EdgeOff
   return frontier_size <= kWQueues * wqueue_capacity && frontier_edges <= max_frontier_edges;
 }
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+using detail::global_ns;
 
 /// The profile level of t matching a visit order that ends at `visited`: the first from cursor
 /// on that had discovered as many vertices (the last one if none had). A binary search (the
@@ -376,10 +375,14 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     for (unsigned int w = threadIdx.x; w < a.shared_visited_words; w += kBlockThreads) a.visited[w] = shared_visited[w];
   }
   // The records were written to device memory (one L2 store per level); hand them to the host
-  // in one coalesced pass through the mapped log.
+  // in one coalesced pass through the mapped log, before the counters are published.
+  bool wrote = false;
   for (unsigned int k = first_log_index + threadIdx.x; k < log_index; k += kBlockThreads) {
     a.host_level_log[k] = a.level_log[k];
+    wrote = true;
   }
+  if (wrote) __threadfence_system();
+  __syncthreads();
   return end;
 }
 
@@ -390,22 +393,36 @@ __host__ __device__ inline std::size_t block_loop_shared_bytes(unsigned int wque
   return (2u * kWQueues * wqueue_capacity + shared_visited_words) * sizeof(std::uint32_t);
 }
 
-/// The loop's arguments over b's buffers, with config's queue size and frontier bound.
+/// The loop's arguments over b's buffers, with config's queue size and frontier bound and the
+/// next number to publish the counters under (BfsBuffers::next_sequence): one call per run.
 inline BlockLoopArgs block_loop_args(detail::BfsBuffers& b, const BlockLoopConfig& config,
                                      unsigned int shared_visited_words) {
-  return BlockLoopArgs{b.d_graph.row_offsets.data(), b.d_graph.column_indices.data(), b.d_visited.data(),
-                       b.d_dist.data(), b.d_parent.data(), b.d_order.data(), b.d_scratch(), b.d_counters.data(),
-                       b.d_level_log.data(), b.h_level_log.data(), config.wqueue_capacity, config.max_frontier_edges,
-                       shared_visited_words, detail::HandbackTable{}, 0u};
+  return BlockLoopArgs{b.d_graph.row_offsets.data(),
+                       b.d_graph.column_indices.data(),
+                       b.d_visited.data(),
+                       b.d_dist.data(),
+                       b.d_parent.data(),
+                       b.d_order.data(),
+                       b.d_scratch(),
+                       b.d_counters.data(),
+                       b.h_counters.data(),
+                       b.next_sequence("the one-block loop"),
+                       b.d_level_log.data(),
+                       b.h_level_log.data(),
+                       config.wqueue_capacity,
+                       config.max_frontier_edges,
+                       shared_visited_words,
+                       detail::HandbackTable{},
+                       0u};
 }
 
-/// Host side of a device-driven run launched on c's stream after start: downloads the counters
-/// (synchronizing; stop is recorded) and returns what the run did: levels advanced, the frontier
-/// it stopped at, arcs examined, stop reason, device time.
+/// Host side of a device-driven run launched on c's stream: waits for the counters it publishes
+/// under `sequence` and returns what the run did: levels advanced, the frontier it stopped at,
+/// arcs examined, stop reason, device time.
 /// @throws CudaError if a device-side launch failed.
-inline LevelOutcome read_device_run(const LevelContext& c, const detail::Event& start, detail::Event& stop) {
+inline LevelOutcome read_device_run(const LevelContext& c, unsigned int sequence) {
   LevelOutcome out;
-  out.device_us = c.buffers.download_counters(start, stop);
+  out.device_us = c.buffers.wait_counters(sequence);
   const detail::BfsBuffers& b = c.buffers;
   const detail::LevelCounters& counters = *b.h_counters.data();
   if (counters.stop == static_cast<unsigned int>(detail::DeviceStop::LaunchFailed)) {

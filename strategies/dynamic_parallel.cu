@@ -1,6 +1,7 @@
 // dynamic_parallel: a device-driven level loop, its levels linked by device graph launches.
 //
-// The host launches once and synchronizes once; the device chains the levels. Each level is one
+// The host launches once and waits once (for the counters the run's last link publishes into
+// mapped host memory: publish_counters); the device chains the levels. Each level is one
 // of two kernels, each the one node of a graph instantiated for device launch, and the level that
 // finishes chooses and tail-launches (cudaGraphLaunch into cudaStreamGraphTailLaunch: starts when
 // the launching graph has completed, so no device-side synchronization is needed) the next one,
@@ -52,7 +53,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
-#include <optional>
 #include <vector>
 
 namespace abfs::strategies {
@@ -187,7 +187,8 @@ __device__ cudaError_t launch_link(DpState* state, const DpArgs& args, const DpL
   return cudaGraphLaunch(graph, cudaStreamGraphTailLaunch);
 }
 
-/// Ends the run: the frontier is order[.., tail) of level, with edges arcs.
+/// Ends the run (one thread, after its block's writes to the level log): the frontier is
+/// order[.., tail) of level, with edges arcs. Publishes the counters to the host.
 __device__ void finish(const DpArgs& a, unsigned int levels, int level, EdgeOffset edges, detail::DeviceStop stop,
                        cudaError_t error) {
   detail::LevelCounters* c = a.loop.counters;
@@ -196,6 +197,7 @@ __device__ void finish(const DpArgs& a, unsigned int levels, int level, EdgeOffs
   c->stop = static_cast<unsigned int>(stop);
   c->launch_error = static_cast<unsigned int>(error);
   c->next_edges[static_cast<unsigned int>(level) & 1u] = 0;  // the protocol in bfs_buffers.hpp
+  detail::publish_counters(c, a.loop.host_counters, a.loop.sequence);
 }
 
 /// The one-block loop as a link of the chain (one block of kBlockThreads threads).
@@ -204,7 +206,8 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
   const DpStart& start = load_start(state, start_words);
   const DpArgs& a = start.args;
   const DpLink& l = start.link;
-  const unsigned long long start_ns = l.start_ns != 0 ? l.start_ns : detail_block::global_ns();
+  const unsigned long long start_ns = l.start_ns != 0 ? l.start_ns : detail::global_ns();
+  if (l.start_ns == 0 && threadIdx.x == 0) a.loop.counters->start_ns = start_ns;  // launched by the host
   const detail_block::BlockLoopEnd end = detail_block::run_block_levels(
       a.loop, l.frontier_begin, l.frontier_end, l.level, l.log_index, a.log_limit, start_ns);
   if (threadIdx.x != 0) return;
@@ -231,7 +234,7 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
   const cudaError_t error = launch_link(
       state, next,
       DpLink{end.frontier_begin, end.frontier_end, end.frontier_edges, end.level, end.log_index,
-             detail_block::global_ns()},
+             detail::global_ns()},
       false, grid_blocks(size, end.frontier_edges));
   if (error != cudaSuccess) {
     finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::LaunchFailed, error);
@@ -264,7 +267,10 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   detail::LevelCounters* c = g.counters;
   const unsigned int parity = static_cast<unsigned int>(level) & 1u;
   const unsigned int tag = __ldcg(&state->epoch) + 1u;  // written by the last level's last block
-  if (start_ns == 0) start_ns = detail_block::global_ns();  // launched by the host: this block's start
+  if (start_ns == 0) {  // launched by the host: this block's start
+    start_ns = detail::global_ns();
+    if (blockIdx.x == 0 && threadIdx.x == 0) c->start_ns = start_ns;
+  }
   if (blockIdx.x == 0 && threadIdx.x == 0) c->next_edges[parity ^ 1u] = 0;  // for the level after
   const VertexId frontier_size = frontier_end - frontier_begin;
   const unsigned int vertex_blocks = grid_vertex_blocks(frontier_size, frontier_edges);
@@ -461,7 +467,7 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   state->classified = 0;
   state->hub_count = 0;
   ++state->epoch;
-  const unsigned long long now = detail_block::global_ns();
+  const unsigned long long now = detail::global_ns();
   g.host_level_log[log_index] =
       detail::DeviceLevelRecord{frontier_end - frontier_begin, 1u, frontier_edges, start_ns, now};
   const unsigned int levels = log_index + 1;
@@ -535,8 +541,6 @@ class DynamicParallel final : public Strategy {
   }
 
   void prepare(detail::BfsBuffers& buffers) override {
-    start_.emplace();
-    stop_.emplace();
     l2_bytes_ = buffers.l2_cache_bytes;
     // Device-side launches get the default 48 KiB of shared memory (static + dynamic): the
     // visited bitmap goes to shared memory only if it fits in that beside the queues.
@@ -570,12 +574,10 @@ class DynamicParallel final : public Strategy {
                                       : grid_graphs_.at(static_cast<std::size_t>(
                                                             grid_graph_index(grid_blocks(size, c.frontier_edges))))
                                             .exec();
-    start_->record(s);
     ABFS_CUDA_CHECK(cudaMemcpyAsync(&state_.data()->start, &entry, sizeof(DpStart), cudaMemcpyHostToDevice, s));
     ABFS_CUDA_CHECK(cudaGraphLaunch(first, s));
-    // The copy follows the whole chain (a graph's tail launches complete before it is considered
-    // complete in its stream); the host reads where the run stopped.
-    return detail_block::read_device_run(c, *start_, *stop_);
+    // The link that ends the chain publishes the counters; the host reads where the run stopped.
+    return detail_block::read_device_run(c, entry.args.loop.sequence);
   }
 
  private:
@@ -622,9 +624,6 @@ class DynamicParallel final : public Strategy {
   std::size_t block_shared_bytes_ = 0;
   unsigned int shared_visited_words_ = 0;
   double l2_bytes_ = 0.0;
-  // Created by prepare(): a strategy is also made where no device exists (its cost features).
-  std::optional<detail::Event> start_;
-  std::optional<detail::Event> stop_;
 };
 
 }  // namespace

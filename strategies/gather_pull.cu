@@ -10,7 +10,8 @@
 //     and ORs into its visited word.
 //  3. The found vertices are appended to the visit order (next frontier as a queue, too): the
 //     warps' counts are scanned in the block and one thread reserves the block's slots with a
-//     single atomicAdd per 256 vertices.
+//     single atomicAdd per 256 vertices. The last block to finish publishes the counters into
+//     mapped host memory, which the host polls (publish_by_last_block).
 //
 // Wins on the huge middle levels of low-diameter graphs, where a top-down level would check most
 // arcs against already visited vertices. Consumes the frontier as a device bitmap (the executor
@@ -21,6 +22,7 @@
 // @see Deng, Wang, Mu, "Taming irregular EDA applications on GPUs", ICCAD 2009 (BFS as SpMV);
 //      Beamer, Asanovic, Patterson, "Direction-optimizing breadth-first search", SC 2012.
 
+#include "runtime/counters.cuh"
 #include "strategies/strategy.hpp"
 
 #include <cub/block/block_reduce.cuh>
@@ -28,7 +30,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 
 namespace abfs::strategies {
 namespace {
@@ -53,7 +54,7 @@ __global__ void __launch_bounds__(kThreads) expand_bottom_up(
     const EdgeOffset* __restrict__ out_offsets, const std::uint32_t* __restrict__ frontier,
     std::uint32_t* __restrict__ next_frontier, std::uint32_t* __restrict__ visited, std::int32_t* __restrict__ dist,
     VertexId* __restrict__ parent, VertexId* __restrict__ order, detail::LevelCounters* counters,
-    std::int32_t next_level, unsigned int parity) {
+    std::int32_t next_level, unsigned int parity, detail::LevelCounters* host_counters, unsigned int sequence) {
   using BlockReduce = cub::BlockReduce<unsigned long long, kThreads>;
   using WarpScan = cub::WarpScan<unsigned int>;
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
@@ -64,7 +65,10 @@ __global__ void __launch_bounds__(kThreads) expand_bottom_up(
 
   const unsigned int lane = threadIdx.x % 32;
   const unsigned int warp = threadIdx.x / 32;
-  if (blockIdx.x == 0 && threadIdx.x == 0) counters->next_edges[parity ^ 1u] = 0;  // for the level after
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    counters->next_edges[parity ^ 1u] = 0;  // for the level after
+    counters->start_ns = detail::global_ns();
+  }
   unsigned long long discovered_edges = 0;
 
   const std::size_t num_words = (static_cast<std::size_t>(num_vertices) + 31) / 32;
@@ -147,6 +151,7 @@ __global__ void __launch_bounds__(kThreads) expand_bottom_up(
 
   const unsigned long long block_edges = BlockReduce(reduce_storage).Sum(discovered_edges);
   if (threadIdx.x == 0 && block_edges > 0) atomicAdd(&counters->next_edges[parity], block_edges);
+  detail::publish_by_last_block(counters, host_counters, sequence);
 }
 
 class GatherPull final : public Strategy {
@@ -201,8 +206,6 @@ class GatherPull final : public Strategy {
 
 
   void prepare(detail::BfsBuffers& buffers) override {
-    start_.emplace();
-    stop_.emplace();
     l2_bytes_ = buffers.l2_cache_bytes;
     detail::preload_kernel(reinterpret_cast<const void*>(expand_bottom_up));
     const auto words = static_cast<unsigned int>(std::max<std::size_t>(1, buffers.visited_words));
@@ -216,14 +219,14 @@ class GatherPull final : public Strategy {
     out.edges_examined = c.frontier_edges;
     const cudaStream_t s = b.stream();
     const unsigned int parity = static_cast<unsigned int>(c.level) & 1u;
-    start_->record(s);
+    const unsigned int sequence = b.next_sequence("gather_pull");
     expand_bottom_up<<<blocks_, kThreads, 0, s>>>(
         b.num_vertices(), b.d_in_offsets(), b.d_in_indices(), b.d_graph.row_offsets.data(), b.frontier_bits(parity),
         b.frontier_bits(parity ^ 1u), b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
-        b.d_counters.data(), c.level + 1, parity);
+        b.d_counters.data(), c.level + 1, parity, b.h_counters.data(), sequence);
     ABFS_CHECK_LAUNCH(s);
     // The host needs the new frontier's size to choose the next level's strategy.
-    const double device_us = b.download_counters(*start_, *stop_);
+    const double device_us = b.wait_counters(sequence);
     const detail::LevelCounters& counters = *b.h_counters.data();
     out.next_frontier_vertices = counters.order_tail - c.frontier_end;
     out.next_frontier_edges = counters.next_edges[parity];
@@ -235,9 +238,6 @@ class GatherPull final : public Strategy {
   GatherPullConfig config_;
   double l2_bytes_ = 0.0;
   unsigned int blocks_ = 1;
-  // Created by prepare(): a strategy is also made where no device exists (its cost features).
-  std::optional<detail::Event> start_;
-  std::optional<detail::Event> stop_;
 };
 
 }  // namespace

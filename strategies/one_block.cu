@@ -1,9 +1,10 @@
 // one_block: a single thread block runs level after level inside one launch (block_loop.cuh),
 // with __syncthreads() between levels and the w-queues and b-queue in shared memory.
 //
-// Phases of one run: one launch, then the levels on the device with no host involvement, then
-// one copy-back of the counters and a host synchronization. The per-level records (frontier
-// size and arcs, %globaltimer stamps) are written by the device into mapped host memory.
+// Phases of one run: one launch, then the levels on the device with no host involvement; the
+// block then writes its counters into mapped host memory, which the host polls (no copy back,
+// no stream synchronization). The per-level records (frontier size and arcs, %globaltimer
+// stamps) are written by the device into mapped host memory too.
 //
 // Wins when the frontier stays small for many levels (road networks, meshes, the first and last
 // levels of any graph): a level costs a few dependent loads and three barriers, not a launch and
@@ -20,7 +21,6 @@
 #include "strategies/strategy.hpp"
 
 #include <algorithm>
-#include <optional>
 
 namespace abfs::strategies {
 namespace {
@@ -33,7 +33,7 @@ using detail_block::kBlockThreads;
 __global__ void __launch_bounds__(kBlockThreads)
     one_block_levels(BlockLoopArgs args, VertexId frontier_begin, VertexId frontier_end, int level,
                      unsigned int log_limit) {
-  const unsigned long long start = detail_block::global_ns();
+  const unsigned long long start = detail::global_ns();
   const detail_block::BlockLoopEnd end =
       detail_block::run_block_levels(args, frontier_begin, frontier_end, level, 0, log_limit, start);
   if (threadIdx.x == 0) {
@@ -43,6 +43,8 @@ __global__ void __launch_bounds__(kBlockThreads)
     c->levels = end.log_index;
     c->stop = static_cast<unsigned int>(end.stop);
     c->next_edges[static_cast<unsigned int>(end.level) & 1u] = 0;  // the protocol in bfs_buffers.hpp
+    c->start_ns = start;
+    detail::publish_counters(c, args.host_counters, args.sequence);
   }
 }
 
@@ -70,8 +72,6 @@ class OneBlock final : public Strategy {
   }
 
   void prepare(detail::BfsBuffers& buffers) override {
-    start_.emplace();
-    stop_.emplace();
     // Keep the visited bitmap in shared memory when it fits beside the queues (graphs up to
     // ~1.5 M vertices on the H100's 227 KiB): claims become shared-memory atomics.
     const std::size_t budget =
@@ -93,12 +93,11 @@ class OneBlock final : public Strategy {
     args.handback = c.handback;
     const auto log_limit =
         static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity));
-    start_->record(s);
     one_block_levels<<<1, kBlockThreads, shared_bytes_, s>>>(args, c.frontier_begin, c.frontier_end, c.level,
                                                               log_limit);
     ABFS_CHECK_LAUNCH(s);
     // The host reads where the run stopped (and the level log) to choose what runs next.
-    return detail_block::read_device_run(c, *start_, *stop_);
+    return detail_block::read_device_run(c, args.sequence);
   }
 
  private:
@@ -106,9 +105,6 @@ class OneBlock final : public Strategy {
   BlockLoopConfig config_;
   std::size_t shared_bytes_ = 0;
   unsigned int shared_visited_words_ = 0;
-  // Created by prepare(): a strategy is also made where no device exists (its cost features).
-  std::optional<detail::Event> start_;
-  std::optional<detail::Event> stop_;
 };
 
 }  // namespace

@@ -16,7 +16,8 @@
 //       g-queue: the b-queue is copied out coalesced to the visit order (next frontier).
 //     A push into a full w-queue goes straight to the g-queue with its own atomic (the overflow
 //     path; with the default capacity a tile cannot overflow, and tests force it with capacity 1).
-//  3. The new order tail and the new frontier's arc count come back in one 24-byte copy.
+//  3. The last block to finish publishes the new order tail and the new frontier's arc count
+//     into mapped host memory, which the host polls (publish_by_last_block).
 //
 // Wins on large top-down frontiers. Hands over nothing: one level per call.
 // Cost features: 3 launches + 1 host round trip, |E_F| arcs scanned, |F| vertices, one atomic
@@ -24,6 +25,7 @@
 // write of distance and parent and a read of its degree).
 // @see Luo, Wong, Hwu, "An effective GPU implementation of breadth-first search", DAC 2010.
 
+#include "runtime/counters.cuh"
 #include "strategies/strategy.hpp"
 
 #include <cub/block/block_reduce.cuh>
@@ -33,7 +35,6 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
-#include <optional>
 
 namespace abfs::strategies {
 namespace {
@@ -80,7 +81,7 @@ __global__ void __launch_bounds__(kThreads) expand_top_down(
     EdgeOffset total_edges, const EdgeOffset* __restrict__ row_offsets, const VertexId* __restrict__ column_indices,
     std::uint32_t* visited, std::int32_t* __restrict__ dist, VertexId* __restrict__ parent,
     VertexId* __restrict__ order, detail::LevelCounters* counters, std::int32_t next_level, unsigned int parity,
-    unsigned int capacity) {
+    unsigned int capacity, detail::LevelCounters* host_counters, unsigned int sequence) {
   extern __shared__ VertexId shared_queues[];
   VertexId* wqueues = shared_queues;                      // [capacity][32], interleaved
   VertexId* bqueue = shared_queues + capacity * kWQueues;  // [32 * capacity], concatenated
@@ -97,7 +98,10 @@ __global__ void __launch_bounds__(kThreads) expand_top_down(
 
   const unsigned int lane = threadIdx.x % 32;
   unsigned long long discovered_edges = 0;
-  if (blockIdx.x == 0 && threadIdx.x == 0) counters->next_edges[parity ^ 1u] = 0;  // for the level after
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    counters->next_edges[parity ^ 1u] = 0;  // for the level after
+    counters->start_ns = detail::global_ns();
+  }
 
   const EdgeOffset num_tiles = (total_edges + kTileEdges - 1) / kTileEdges;
   for (EdgeOffset tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
@@ -162,6 +166,7 @@ __global__ void __launch_bounds__(kThreads) expand_top_down(
 
   const unsigned long long block_edges = BlockReduce(reduce_storage).Sum(discovered_edges);
   if (threadIdx.x == 0 && block_edges > 0) atomicAdd(&counters->next_edges[parity], block_edges);
+  detail::publish_by_last_block(counters, host_counters, sequence);
 }
 
 class PrivatizedQueue final : public Strategy {
@@ -192,8 +197,6 @@ class PrivatizedQueue final : public Strategy {
 
 
   void prepare(detail::BfsBuffers& buffers) override {
-    start_.emplace();
-    stop_.emplace();
     l2_bytes_ = buffers.l2_cache_bytes;
     const VertexId n = buffers.num_vertices();
     d_scan_ = detail::DeviceBuffer<EdgeOffset>(std::max<VertexId>(n, 1));
@@ -233,7 +236,6 @@ class PrivatizedQueue final : public Strategy {
     const VertexId* d_frontier = b.d_order.data() + c.frontier_begin;
     const unsigned int parity = static_cast<unsigned int>(c.level) & 1u;
 
-    start_->record(s);
     auto degrees = thrust::make_transform_iterator(thrust::counting_iterator<VertexId>(0),
                                                    FrontierDegree{d_frontier, b.d_graph.row_offsets.data()});
     std::size_t temp_bytes = scan_temp_bytes_;
@@ -241,13 +243,14 @@ class PrivatizedQueue final : public Strategy {
                                                   frontier_size, s));
     const EdgeOffset tiles = (c.frontier_edges + kTileEdges - 1) / kTileEdges;
     const auto blocks = static_cast<unsigned int>(std::min<EdgeOffset>(tiles, max_blocks_));
+    const unsigned int sequence = b.next_sequence("privatized_queue");
     expand_top_down<<<blocks, kThreads, shared_bytes_, s>>>(
         d_frontier, frontier_size, d_scan_.data(), c.frontier_edges, b.d_graph.row_offsets.data(),
         b.d_graph.column_indices.data(), b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
-        b.d_counters.data(), c.level + 1, parity, config_.wqueue_capacity);
+        b.d_counters.data(), c.level + 1, parity, config_.wqueue_capacity, b.h_counters.data(), sequence);
     ABFS_CHECK_LAUNCH(s);
     // The host needs the new frontier's size to choose the next level's strategy.
-    const double device_us = b.download_counters(*start_, *stop_);
+    const double device_us = b.wait_counters(sequence);
     const detail::LevelCounters& counters = *b.h_counters.data();
     out.next_frontier_vertices = counters.order_tail - c.frontier_end;
     out.next_frontier_edges = counters.next_edges[parity];
@@ -264,9 +267,6 @@ class PrivatizedQueue final : public Strategy {
   std::size_t shared_bytes_ = 0;
   unsigned int max_blocks_ = 1;
   double l2_bytes_ = 0.0;
-  // Created by prepare(): a strategy is also made where no device exists (its cost features).
-  std::optional<detail::Event> start_;
-  std::optional<detail::Event> stop_;
 };
 
 }  // namespace

@@ -5,10 +5,10 @@ namespace abfs::strategies {
 const std::vector<RegistryEntry>& registry() {
   static const std::vector<RegistryEntry> entries = {
       {"cpu_expand", 6, false, &make_cpu_expand},
-      {"one_block", 2, true, [] { return make_one_block(); }},
-      {"dynamic_parallel", 9, true, [] { return make_dynamic_parallel(); }},
-      {"privatized_queue", 4, true, [] { return make_privatized_queue(); }},
-      {"gather_pull", 5, true, &make_gather_pull},
+      {"one_block", 3, true, [] { return make_one_block(); }},
+      {"dynamic_parallel", 10, true, [] { return make_dynamic_parallel(); }},
+      {"privatized_queue", 5, true, [] { return make_privatized_queue(); }},
+      {"gather_pull", 6, true, &make_gather_pull},
   };
   return entries;
 }

@@ -77,6 +77,8 @@ inline AloneRun run_alone(const Graph& g, VertexId source, strategies::Strategy&
       if (out.stop_reason != nullptr) run.stop_reasons.insert(out.stop_reason);
     } else {
       REQUIRE(out.levels_advanced == 1);
+      // A level whose kernel ran published its counters with the kernel's clock stamps.
+      if (out.edges_examined > 0) CHECK(out.device_us > 0.0);
     }
     if (mine) {
       ++run.runs;

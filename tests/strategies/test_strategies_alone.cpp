@@ -3,6 +3,7 @@
 
 #include "strategies/run_alone.hpp"
 
+#include <abfs/error.hpp>
 #include <abfs/graph.hpp>
 
 #include <doctest/doctest.h>
@@ -70,6 +71,16 @@ TEST_CASE("gather_pull alone (bottom-up on every level) is correct on every edge
     abfs::test::check_bfs(c.graph, c.source, run.result);
     CHECK(run.fallback_levels == 0);
   }
+}
+
+TEST_CASE("waiting for counters that no device level publishes is an error, not a hang") {
+  // Every device level publishes its counters into mapped host memory and the host polls for
+  // them; the poll checks the stream now and then, so a level that ended without publishing
+  // (a bug) or failed ends the wait.
+  const abfs::Graph g = abfs::generate_grid(10, 10);
+  abfs::detail::BfsBuffers buffers(g, true);
+  const unsigned int unpublished = buffers.next_sequence("no kernel");
+  CHECK_THROWS_AS(buffers.wait_counters(unpublished), abfs::Error);
 }
 
 TEST_CASE("one_block runs many levels per launch and hands over a frontier that outgrows its queue") {
