@@ -51,21 +51,6 @@ std::string host_cpu_name() {
   return "unknown";
 }
 
-/// The host's OpenMP team woken after a pause, in us: a parallel region of every thread
-/// (run_openmp_team) 10 ms after the last one (libgomp's threads have stopped spinning and
-/// sleep by then), median of `regions`.
-double measure_team_wake_us(int regions) {
-  detail::run_openmp_team();  // started
-  std::vector<double> us;
-  for (int r = 0; r < regions; ++r) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    const auto start = std::chrono::steady_clock::now();
-    detail::run_openmp_team();
-    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
-  }
-  return detail::quantile(us, 0.5);
-}
-
 /// The level profile of a BFS from each source (LevelShape, with the bottom-up scans), from one
 /// device BFS each by privatized_queue: every BFS of a source has the same levels. Computed once
 /// per graph: an Exhaustive executor's own sampled BFS was a whole per-level oracle run (with
@@ -121,7 +106,8 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   progress(probe_share * 0.9, "level-loop mechanisms: tail launch, device graph launch, graph WHILE node");
   for (const auto& [name, us] : strategies::probe_level_loop_mechanisms(patient)) entry.measurements[name] = us;
   progress(probe_share * 0.95, "host OpenMP team wake after a pause");
-  entry.measurements["cpu_team_wake_us"] = measure_team_wake_us(patient ? 21 : 9);
+  // 10 ms pauses: libgomp's threads have long stopped spinning.
+  entry.measurements["cpu_team_wake_us"] = detail::measure_team_wake_us(patient ? 21 : 9, 10);
 
   std::vector<detail::CostSample> samples;
   for (std::size_t g = 0; g < graphs.size(); ++g) {

@@ -88,6 +88,21 @@ std::vector<std::string> Executor::strategy_names() const {
 
 void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string why) {
   models_ = std::move(models);
+  if (models_ != nullptr && host_strategy_ != nullptr) {
+    // Waking the OpenMP team is priced at this host's wake, not the calibrating host's: the
+    // two differed 60-fold on hosts of the same kind (detail::team_wake_us).
+    const auto host = models_->models.find(host_strategy_->name());
+    if (host != models_->models.end()) {
+      const auto& features = host->second.features;
+      const auto at = std::find(features.begin(), features.end(), "team_wake");
+      if (at != features.end()) {
+        auto local = std::make_shared<ModelSet>(*models_);
+        local->models[host_strategy_->name()].coefficients[static_cast<std::size_t>(at - features.begin())] =
+            team_wake_us();
+        models_ = std::move(local);
+      }
+    }
+  }
   decision_source_ = std::move(why);
   strategy_models_.assign(strategies_.size(), Resolved{});
   to_device_model_ = to_host_model_ = to_bitmap_model_ = Resolved{};

@@ -14,8 +14,10 @@ namespace abfs::detail {
 namespace {
 
 constexpr int kThreads = 256;
-// Below this many visits a host loop is faster serial than with an OpenMP fork/join.
-[[maybe_unused]] constexpr std::int64_t kParallelVisits = 1 << 15;
+// Below this many visits a host loop is faster serial than on an OpenMP team that is awake.
+constexpr std::int64_t kParallelVisits = 1 << 15;
+// Serial visits per us of a host loop over visits (for parallel_visits_).
+constexpr double kSerialVisitsPerUs = 50.0;
 
 /// Gathers id, distance and parent of order[0, count) into stage_order, stage_dist and
 /// stage_parent (count each).
@@ -144,6 +146,11 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
   // threads at a thread's first parallel region: in a BFS that was one level's 7.2 ms (an upload
   // of ~50,000 visits before luxembourg_osm's first one_block run, H100 host, 2026-11-22).
   run_openmp_team();
+  // A parallel loop over visits (uploads, collect) pays the team's wake, which is 60-4,000 us
+  // depending on the host (team_wake_us): wake it only for loops it pays back, at ~20 ns a
+  // serial visit (two random reads).
+  parallel_visits_ = std::max<std::int64_t>(kParallelVisits,
+                                            static_cast<std::int64_t>(team_wake_us() * kSerialVisitsPerUs));
   if (!use_device) {
     h_visited_pageable_.assign(words, 0);
     h_visited = h_visited_pageable_.data();
@@ -271,7 +278,7 @@ void BfsBuffers::move_to_device(VertexId begin, VertexId end) {
   const VertexId count = end - begin;
   std::uint32_t* stage = h_stage_.data();
   const auto total = static_cast<std::int64_t>(count);
-#pragma omp parallel for schedule(static) if (total > kParallelVisits)
+#pragma omp parallel for schedule(static) if (total > parallel_visits_)
   for (std::int64_t i = 0; i < total; ++i) {
     const VertexId v = h_order[begin + i];
     stage[i] = v;
@@ -409,7 +416,7 @@ void BfsBuffers::collect(VertexId end, VertexId device_from, std::vector<std::in
   auto copy_host_slice = [&](VertexId from, VertexId to) {
     if (to > from) host_visits_.emplace_back(from, to);  // the bits start() clears next
     const auto count = static_cast<std::int64_t>(to - from);
-#pragma omp parallel for schedule(static) if (count > kParallelVisits)
+#pragma omp parallel for schedule(static) if (count > parallel_visits_)
     for (std::int64_t i = 0; i < count; ++i) {
       const VertexId v = h_order[from + static_cast<std::size_t>(i)];
       distances[v] = h_dist[v];
@@ -427,7 +434,7 @@ void BfsBuffers::collect(VertexId end, VertexId device_from, std::vector<std::in
   ABFS_CUDA_CHECK(cudaStreamSynchronize(stream()));
   const std::uint32_t* stage = h_stage_.data();
   const auto count = static_cast<std::int64_t>(staged);
-#pragma omp parallel for schedule(static) if (count > kParallelVisits)
+#pragma omp parallel for schedule(static) if (count > parallel_visits_)
   for (std::int64_t i = 0; i < count; ++i) {
     const VertexId v = stage[i];
     distances[v] = static_cast<std::int32_t>(stage[count + i]);

@@ -264,6 +264,7 @@ class BfsBuffers {
   void upload_fused(VertexId count);
   bool device_cleared_ = false;
   unsigned int sequence_ = 0;  // the last number next_sequence() gave
+  std::int64_t parallel_visits_ = 0;  // host loops over more visits than this run on the team
   const char* sequence_kernel_ = "";
   std::unique_ptr<Event> work_done_;  // wait_counters: recorded after the work it waits for
   // What start() clears of h_visited: with host_visited_sparse_, the words of the host's own

@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace abfs::detail {
 
@@ -66,6 +69,25 @@ int run_openmp_team() {
 #pragma omp parallel
   threads.fetch_add(1, std::memory_order_relaxed);
   return threads.load();
+}
+
+double measure_team_wake_us(int regions, int pause_ms) {
+  if (regions < 1) throw InvalidArgument("measure_team_wake_us: regions must be at least 1");
+  run_openmp_team();  // started
+  std::vector<double> us;
+  for (int r = 0; r < regions; ++r) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+    const auto start = std::chrono::steady_clock::now();
+    run_openmp_team();
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
+  return us[us.size() / 2];
+}
+
+double team_wake_us() {
+  static const double us = measure_team_wake_us(3, 5);
+  return us;
 }
 
 }  // namespace abfs::detail

@@ -211,6 +211,17 @@ double elapsed_ms(const Event& start, const Event& stop);
 /// threads sleep. An empty region is no substitute: the compiler may drop it.
 int run_openmp_team();
 
+/// The host's OpenMP team woken after a pause, in us: a parallel region of every thread
+/// (run_openmp_team) pause_ms after the last one (libgomp's threads have stopped spinning and
+/// sleep by then), median of `regions`. Takes regions * (pause_ms + the wake).
+double measure_team_wake_us(int regions, int pause_ms);
+
+/// This process's team wake (measure_team_wake_us(3, 5)), measured at the first call (~15-30
+/// ms) and kept. It differs between hosts of the same kind: calibration measured 67-3,969 us on
+/// H100 hosts (16-core VM slices, 2026-11-22..24), and a parallel host loop after a pause pays
+/// it whole: an upload of ~50,000 visits took 13,212 us on a host that woke its team in ~3.4 ms.
+double team_wake_us();
+
 /// Lets kernel (a __global__ function) use all the dynamic shared memory the current device
 /// allows per block, its opt-in limit less the kernel's static shared memory, and returns that
 /// many bytes. The attribute belongs to the kernel, not to a plan: every plan sets the maximum,
