@@ -31,6 +31,20 @@ struct ModelSet {
   double level_overhead_us = 0.0;
 };
 
+/// A bottom-up level's in-arc scans: all of them, and the longest one (gather_pull's features).
+struct PullScans {
+  double scanned_edges = 0.0;
+  double longest_scan = 0.0;
+};
+
+/// A sampled level's bottom-up scans (LevelShape::pull_scanned_edges, pull_longest_scan) for a
+/// frontier of frontier_edges arcs matched to it, which may be another source's: scaled by
+/// min(1, |V| / arcs) of the frontier over that of the sampled level's (a scan stops at its
+/// first in-arc from the frontier). Where the frontier has fewer arcs, at most unexplored_edges
+/// and the largest out-degree (but never less than sampled); unchanged at the sampled frontier.
+PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges, EdgeOffset unexplored_edges,
+                             const GraphStats& stats);
+
 /// Discoveries per frontier arc of sampled level `level`: the next level's frontier over this
 /// one's arcs (0 past the sample or where the level had no arcs).
 double profile_discovered_per_arc(const std::vector<LevelShape>& levels, std::size_t level);

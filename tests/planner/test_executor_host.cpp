@@ -210,6 +210,35 @@ TEST_CASE("online correction learns a model's systematic error from the BFSs a p
   }
 }
 
+TEST_CASE("a sampled level's bottom-up scans carry to another source's frontier by its arcs") {
+  abfs::GraphStats stats;
+  stats.num_vertices = 1'000'000;
+  stats.max_out_degree = 5'000;
+  abfs::LevelShape shape;
+  shape.frontier_vertices = 200'000;
+  shape.frontier_edges = 20'000'000;  // |V| / arcs = 0.05: a scan stops after ~5% of its list
+  shape.pull_scanned_edges = 3'000'000;
+  shape.pull_longest_scan = 40;
+  using abfs::detail::profile_pull_scans;
+  const abfs::detail::PullScans same = profile_pull_scans(shape, shape.frontier_edges, 50'000'000, stats);
+  CHECK(same.scanned_edges == doctest::Approx(3e6));
+  CHECK(same.longest_scan == doctest::Approx(40.0));
+  // Another source's frontier at the same progress with 100,000 arcs (|V| / arcs above 1):
+  // scans run whole lists, 20 times longer...
+  const abfs::detail::PullScans sparse = profile_pull_scans(shape, 100'000, 100'000'000, stats);
+  CHECK(sparse.scanned_edges == doctest::Approx(6e7));
+  CHECK(sparse.longest_scan == doctest::Approx(800.0));
+  // ...at most every unexplored arc and the largest degree.
+  shape.pull_longest_scan = 400;
+  const abfs::detail::PullScans capped = profile_pull_scans(shape, 100'000, 10'000'000, stats);
+  CHECK(capped.scanned_edges == doctest::Approx(1e7));
+  CHECK(capped.longest_scan == doctest::Approx(5'000.0));
+  // A frontier with twice the sample's arcs: scans half as long.
+  const abfs::detail::PullScans dense = profile_pull_scans(shape, 40'000'000, 50'000'000, stats);
+  CHECK(dense.scanned_edges == doctest::Approx(1.5e6));
+  CHECK(dense.longest_scan == doctest::Approx(200.0));
+}
+
 TEST_CASE("a level's expected discoveries: the sampled BFS's at its source, scaled by arcs, else at random") {
   // uniform:65536:8: the frontier's arcs hit vertices at random, so the estimate without a
   // sample is close too; the sample is exact at its own source's levels.
