@@ -57,6 +57,22 @@ __global__ void level_kernel_mapped(const Counters* entry, Counters* counters, v
   }
 }
 
+/// A multi-block level: the last block (a ticket) publishes the sequence number.
+__global__ void grid_level_kernel(unsigned int* ticket, volatile Counters* host, unsigned int sequence) {
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  __threadfence();
+  if (atomicAdd(ticket, 1u) != gridDim.x - 1) return;
+  *ticket = 0;
+  __threadfence_system();
+  host->sequence = sequence;
+}
+
+/// A tiny kernel, as a scan's.
+__global__ void small_kernel(Counters* counters) {
+  if (threadIdx.x == 0) counters->values[0] += 1;
+}
+
 /// A device-launchable graph's kernel: its arguments are in device memory.
 struct GraphArgs {
   const Counters* entry;
@@ -140,6 +156,9 @@ int main() {
   check(cudaStreamSynchronize(s), "sync");
 
   unsigned int sequence = 0;
+  unsigned int* d_ticket = nullptr;
+  check(cudaMalloc(&d_ticket, sizeof(unsigned int)), "malloc");
+  check(cudaMemset(d_ticket, 0, sizeof(unsigned int)), "memset");
   auto wait_flag = [&] {
     const volatile unsigned int* flag = &h_mapped->sequence;
     while (*flag != sequence) {
@@ -212,6 +231,48 @@ int main() {
          check(cudaEventRecord(stop, s), "record");
          wait_flag();
        }},
+      {"two small launches, a 264-block kernel publishing, poll (privatized_queue)", [&] {
+         small_kernel<<<1, 32, 0, s>>>(d_counters);
+         small_kernel<<<1, 32, 0, s>>>(d_counters);
+         ++sequence;
+         grid_level_kernel<<<264, 256, 0, s>>>(d_ticket, d_mapped, sequence);
+         wait_flag();
+       },
+       false},
+      {"a 226 KiB one-block kernel publishing, then at once the privatized_queue level", [&] {
+         ++sequence;
+         level_kernel_mapped<<<1, 512, big_shared, s>>>(d_entry, d_counters, d_mapped, sequence);
+         wait_flag();
+         small_kernel<<<1, 32, 0, s>>>(d_counters);
+         small_kernel<<<1, 32, 0, s>>>(d_counters);
+         ++sequence;
+         grid_level_kernel<<<264, 256, 0, s>>>(d_ticket, d_mapped, sequence);
+         wait_flag();
+       },
+       false},
+      {"the same with a 64 B one-block kernel", [&] {
+         ++sequence;
+         level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
+         wait_flag();
+         small_kernel<<<1, 32, 0, s>>>(d_counters);
+         small_kernel<<<1, 32, 0, s>>>(d_counters);
+         ++sequence;
+         grid_level_kernel<<<264, 256, 0, s>>>(d_ticket, d_mapped, sequence);
+         wait_flag();
+       },
+       false},
+      {"the 226 KiB one, a stream synchronization, then the level", [&] {
+         ++sequence;
+         level_kernel_mapped<<<1, 512, big_shared, s>>>(d_entry, d_counters, d_mapped, sequence);
+         wait_flag();
+         check(cudaStreamSynchronize(s), "sync");
+         small_kernel<<<1, 32, 0, s>>>(d_counters);
+         small_kernel<<<1, 32, 0, s>>>(d_counters);
+         ++sequence;
+         grid_level_kernel<<<264, 256, 0, s>>>(d_ticket, d_mapped, sequence);
+         wait_flag();
+       },
+       false},
       {"entry copy, device-launchable graph, copy back, event sync (dynamic_parallel)", [&] {
          check(cudaEventRecord(start, s), "record");
          check(cudaMemcpyAsync(d_entry, h_entry, sizeof(Counters), cudaMemcpyHostToDevice, s), "copy");
