@@ -562,7 +562,7 @@ class DynamicParallel final : public Strategy {
 
   LevelOutcome run(LevelContext& c) override {
     const cudaStream_t s = c.buffers.stream();
-    DpStart& entry = *entry_.data();  // the previous run's copy has completed: runs synchronize
+    DpStart& entry = *entry_.data();  // the previous run's copy has completed: its chain published after it
     entry.args = DpArgs{detail_block::block_loop_args(c.buffers, config_.block_loop, shared_visited_words_),
                         static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity))};
     entry.args.loop.handback = c.handback;

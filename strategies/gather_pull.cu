@@ -162,14 +162,15 @@ class GatherPull final : public Strategy {
     return {FrontierRepresentation::Bitmap, Location::Device, FrontierRepresentation::Bitmap, Location::Device};
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
-    // One launch and synchronization; a pass over every vertex's visited bit; the in-arcs the
-    // unvisited vertices scan, each up to its first in-neighbour in the frontier; and the
-    // critical path of the warp that owns the longest scan (a lane walks a short list alone,
-    // the warp walks a long one 32 arcs a step): unreachable in-hubs are scanned in full at
-    // every level (uk-2007-05@100000 level 4: 645 us against 45 predicted by expected early
-    // exits, H100, 2026-11-22). Both scan counts come from the plan's sampled BFS
-    // (add_pull_profile); without one, the scan is estimated as when the frontier's arcs hit
-    // each in-list at random, ~ m_u * min(1, |V| / frontier arcs), and the longest scan as 0.
+    // One launch and the host's wait for the counters; a pass over every vertex's visited bit;
+    // the in-arcs the unvisited vertices scan, each up to its first in-neighbour in the
+    // frontier; and the critical path of the warp that owns the longest scan (a lane walks a
+    // short list alone, the warp walks a long one 32 arcs a step): unreachable in-hubs are
+    // scanned in full at every level (uk-2007-05@100000 level 4: 645 us against 45 predicted
+    // by expected early exits, H100, 2026-11-22). Both scan counts come from the plan's
+    // sampled BFS (add_pull_profile, scaled to this frontier by profile_pull_scans); without
+    // one, the scan is estimated as when the frontier's arcs hit each in-list at random,
+    // ~ m_u * min(1, |V| / frontier arcs), and the longest scan as 0.
     // Last, the vertices the level discovers at the share of their writes (distance, parent,
     // the next frontier) expected to miss the L2: uniform:8388608:8's level of 5.2 million
     // discoveries took 712 us against 204 predicted without it (H100, 2026-11-24). And on the

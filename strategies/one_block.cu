@@ -61,7 +61,7 @@ class OneBlock final : public Strategy {
     return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats&) const override {
-    // A run pays one launch, copy-back and host synchronization; each level it carries pays
+    // A run pays one launch and the host's wait for its counters; each level it carries pays
     // its barriers and its vertices and arcs, on one SM.
     CostFeatures f;
     f.add("run", state.continues_run ? 0.0 : 1.0);

@@ -179,7 +179,7 @@ class PrivatizedQueue final : public Strategy {
     return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
-    // Three launches (degree scan, expansion) and one copy-back and synchronization, then the
+    // Three launches (degree scan, expansion) and the host's wait for the counters, then the
     // frontier's vertices (scan, binary search) and arcs (gathers, visited claims), the arcs
     // again at the share expected to miss the L2, and the vertices the level discovers at the
     // share of their random writes (distance, parent) and degree reads expected to miss it.
