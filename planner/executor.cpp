@@ -480,8 +480,13 @@ void Executor::prepare_lookahead() {
         const double total = level_us + conversion_us(s, from, converted[p]) + after;
         here[p] = std::min(here[p], total);
         if (from == Place::DeviceQueue) {
-          if (&s != block_strategy_) leave_block = std::min(leave_block, total);
-          if (&s != dp_strategy_) leave_dp = std::min(leave_dp, total);
+          // Where a run stops, the next device level is priced as one after a run (kAfterRun).
+          const int stop_group = level_group(s, Location::Device, state.level, true);
+          const double leave = stop_group == group
+                                   ? total
+                                   : total - level_us + predict_level_us(k, features, state.frontier_edges, stop_group);
+          if (&s != block_strategy_) leave_block = std::min(leave_block, leave);
+          if (&s != dp_strategy_) leave_dp = std::min(leave_dp, leave);
         }
         if (location_of(from) == Location::Host && &s != host_strategy_) {
           double& leave = leave_host[from == Place::HostFresh ? 0 : 1];
@@ -800,7 +805,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     Candidate c{};
     c.strategy = s;
     c.level_us = predict_level_us(i, s->cost_features(state, stats_), state.frontier_edges,
-                                  level_group(*s, placement.location, state.level));
+                                  level_group(*s, placement.location, state.level, after_run_));
     c.conversion_us = conversion_us(*s, from, converted);
     // A device-driven run carries the following levels too; every candidate is charged what
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
@@ -943,6 +948,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   int level = 0;
   level_overheads_.clear();
   handed_back_ = nullptr;
+  after_run_ = false;
   for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
   // A level's time runs from the end of the previous one: the decision and the executor's
   // bookkeeping count, as they do in the total.
@@ -977,7 +983,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
       record.predicted_us = predict_level_us(correction_slot(&strategy), features, state.frontier_edges,
-                                             level_group(strategy, placement.location, level));
+                                             level_group(strategy, placement.location, level, after_run_));
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
     // Two clock reads a level, before the run and after it, and one before a conversion.
@@ -986,7 +992,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
                           (io.consumes == FrontierRepresentation::Bitmap && placement.bitmap_level != level);
     const auto convert_start = converts ? std::chrono::steady_clock::now() : level_clock;
     const VertexId device_end = placement.synced(Location::Device);
-    const int group = level_group(strategy, placement.location, level);
+    const int group = level_group(strategy, placement.location, level, after_run_);
     if (move_for(strategy, placement, begin, end) && placement.location == Location::Device) {
       // As a plan pays it: host time, the copy and the scatter left in flight.
       const double upload_us = microseconds_since(convert_start);
@@ -1058,6 +1064,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     after_run(strategy, placement, level, end);
     frontier_edges = outcome.next_frontier_edges;
     handed_back_ = outcome.handed_back ? &strategy : nullptr;
+    after_run_ = outcome.level_records != nullptr && &strategy != host_strategy_ && outcome.stop_reason != nullptr;
   }
   if (stop_) {
     stop_->record(buffers_.stream());

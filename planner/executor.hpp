@@ -279,6 +279,8 @@ class Executor {
   // started a new dynamic_parallel run at the level its last run had just handed back (~40 us
   // of round trip and run start; H100, 2026-11-24).
   const strategies::Strategy* handed_back_ = nullptr;
+  // Whether this level is where a device-driven run stopped before the BFS ended (kAfterRun).
+  bool after_run_ = false;
   // The device-driven runs and host runs of the BFS being executed: the record of the level
   // each started (an index into the result's levels, before expansion), the visit order's end
   // and the arcs expanded before its second level, and its carried levels (copies of the level
@@ -357,10 +359,13 @@ class Executor {
   // Strategy slots' groups: a plain level, a level a device-driven run carried, a device level
   // right after an upload (the first device work after the GPU idled), a host level 0 (the
   // first work of a BFS, its code and data cold in the host's caches: ~12 us for one vertex on
-  // cnr-2000, 1-2 predicted); the upload slot's: a later upload, the BFS's first.
+  // cnr-2000, 1-2 predicted), a device level where a device-driven run stopped before the BFS
+  // ended (outgrown, handed back: privatized_queue there took 43 us beyond its expansion kernel
+  // against 23 elsewhere, medians, H100, 2026-11-24); the upload slot's: a later upload, the
+  // BFS's first.
   static constexpr int kSizeClasses = 12;
-  static constexpr int kGroups = 4;
-  static constexpr int kPlain = 0, kCarried = 1, kAfterUpload = 2, kFirstLevel = 3;
+  static constexpr int kGroups = 5;
+  static constexpr int kPlain = 0, kCarried = 1, kAfterUpload = 2, kFirstLevel = 3, kAfterRun = 4;
   static constexpr int kClasses = kGroups * kSizeClasses;
   struct Correction {
     std::array<double, kClasses + kGroups> log_factor{};  // + one fallback per group
@@ -388,10 +393,12 @@ class Executor {
     observe_at(correction_slot(s), frontier_edges, group, corrected_us, measured_us);
   }
   // The group of level `level` when s runs it with the frontier at `location` (an upload
-  // first?).
-  static int level_group(const strategies::Strategy& s, strategies::Location location, int level) {
-    if (s.frontier_io().consumes_at == strategies::Location::Device && location == strategies::Location::Host) {
-      return kAfterUpload;
+  // first? right after a device-driven run stopped?).
+  static int level_group(const strategies::Strategy& s, strategies::Location location, int level,
+                         bool after_run = false) {
+    if (s.frontier_io().consumes_at == strategies::Location::Device) {
+      if (location == strategies::Location::Host) return kAfterUpload;
+      if (after_run) return kAfterRun;
     }
     return level == 0 ? kFirstLevel : kPlain;
   }
