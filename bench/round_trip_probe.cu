@@ -165,6 +165,31 @@ int main() {
     }
     std::atomic_thread_fence(std::memory_order_acquire);
   };
+  // The shapes the cases share: a launch between timing events with the counters copied back
+  // and an event synchronization (the levels before the change), privatized_queue's level as
+  // it is now, and a one-block kernel that publishes its counters.
+  auto copy_back_and_sync = [&](const std::function<void()>& launch) {
+    check(cudaEventRecord(start, s), "record");
+    launch();
+    check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
+    check(cudaEventRecord(stop, s), "record");
+    check(cudaEventSynchronize(stop), "sync");
+  };
+  auto privatized_level = [&] {
+    small_kernel<<<1, 32, 0, s>>>(d_counters);
+    small_kernel<<<1, 32, 0, s>>>(d_counters);
+    ++sequence;
+    grid_level_kernel<<<264, 256, 0, s>>>(d_ticket, d_mapped, sequence);
+    wait_flag();
+  };
+  auto one_block_publishing = [&](int shared_bytes) {
+    ++sequence;
+    level_kernel_mapped<<<1, 512, shared_bytes, s>>>(d_entry, d_counters, d_mapped, sequence);
+    wait_flag();
+  };
+  auto copy_entry = [&] {
+    check(cudaMemcpyAsync(d_entry, h_entry, sizeof(Counters), cudaMemcpyHostToDevice, s), "copy");
+  };
   struct Case {
     const char* name;
     std::function<void()> level;
@@ -182,20 +207,10 @@ int main() {
          check(cudaEventRecord(stop, s), "record");
          check(cudaEventSynchronize(stop), "sync");
        }},
-      {"events, launch, copy back, event sync (one_block)", [&] {
-         check(cudaEventRecord(start, s), "record");
-         level_kernel<<<1, 512, 64, s>>>(d_entry, d_counters);
-         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
-         check(cudaEventRecord(stop, s), "record");
-         check(cudaEventSynchronize(stop), "sync");
-       }},
-      {"same, 226 KiB dynamic shared memory", [&] {
-         check(cudaEventRecord(start, s), "record");
-         level_kernel<<<1, 512, big_shared, s>>>(d_entry, d_counters);
-         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
-         check(cudaEventRecord(stop, s), "record");
-         check(cudaEventSynchronize(stop), "sync");
-       }},
+      {"events, launch, copy back, event sync (one_block)",
+       [&] { copy_back_and_sync([&] { level_kernel<<<1, 512, 64, s>>>(d_entry, d_counters); }); }},
+      {"same, 226 KiB dynamic shared memory",
+       [&] { copy_back_and_sync([&] { level_kernel<<<1, 512, big_shared, s>>>(d_entry, d_counters); }); }},
       {"events, launch writing mapped memory, event sync", [&] {
          ++sequence;
          check(cudaEventRecord(start, s), "record");
@@ -211,97 +226,54 @@ int main() {
          check(cudaEventSynchronize(stop_untimed), "sync");
        },
        false},
-      {"launch writing mapped memory, poll its flag", [&] {
-         ++sequence;
-         level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
-         wait_flag();
-       },
-       false},
+      {"launch writing mapped memory, poll its flag", [&] { one_block_publishing(64); }, false},
       {"events, launch writing mapped memory, poll its flag", [&] {
-         ++sequence;
          check(cudaEventRecord(start, s), "record");
+         ++sequence;
          level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
          check(cudaEventRecord(stop, s), "record");
          wait_flag();
        }},
       {"same, 226 KiB dynamic shared memory", [&] {
-         ++sequence;
          check(cudaEventRecord(start, s), "record");
+         ++sequence;
          level_kernel_mapped<<<1, 512, big_shared, s>>>(d_entry, d_counters, d_mapped, sequence);
          check(cudaEventRecord(stop, s), "record");
          wait_flag();
        }},
-      {"two small launches, a 264-block kernel publishing, poll (privatized_queue)", [&] {
-         small_kernel<<<1, 32, 0, s>>>(d_counters);
-         small_kernel<<<1, 32, 0, s>>>(d_counters);
-         ++sequence;
-         grid_level_kernel<<<264, 256, 0, s>>>(d_ticket, d_mapped, sequence);
-         wait_flag();
-       },
+      {"two small launches, a 264-block kernel publishing, poll (privatized_queue)", [&] { privatized_level(); },
        false},
       {"a 226 KiB one-block kernel publishing, then at once the privatized_queue level", [&] {
-         ++sequence;
-         level_kernel_mapped<<<1, 512, big_shared, s>>>(d_entry, d_counters, d_mapped, sequence);
-         wait_flag();
-         small_kernel<<<1, 32, 0, s>>>(d_counters);
-         small_kernel<<<1, 32, 0, s>>>(d_counters);
-         ++sequence;
-         grid_level_kernel<<<264, 256, 0, s>>>(d_ticket, d_mapped, sequence);
-         wait_flag();
+         one_block_publishing(big_shared);
+         privatized_level();
        },
        false},
       {"the same with a 64 B one-block kernel", [&] {
-         ++sequence;
-         level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
-         wait_flag();
-         small_kernel<<<1, 32, 0, s>>>(d_counters);
-         small_kernel<<<1, 32, 0, s>>>(d_counters);
-         ++sequence;
-         grid_level_kernel<<<264, 256, 0, s>>>(d_ticket, d_mapped, sequence);
-         wait_flag();
+         one_block_publishing(64);
+         privatized_level();
        },
        false},
       {"the 226 KiB one, a stream synchronization, then the level", [&] {
-         ++sequence;
-         level_kernel_mapped<<<1, 512, big_shared, s>>>(d_entry, d_counters, d_mapped, sequence);
-         wait_flag();
+         one_block_publishing(big_shared);
          check(cudaStreamSynchronize(s), "sync");
-         small_kernel<<<1, 32, 0, s>>>(d_counters);
-         small_kernel<<<1, 32, 0, s>>>(d_counters);
-         ++sequence;
-         grid_level_kernel<<<264, 256, 0, s>>>(d_ticket, d_mapped, sequence);
-         wait_flag();
+         privatized_level();
        },
        false},
       {"entry copy, device-launchable graph, copy back, event sync (dynamic_parallel)", [&] {
-         check(cudaEventRecord(start, s), "record");
-         check(cudaMemcpyAsync(d_entry, h_entry, sizeof(Counters), cudaMemcpyHostToDevice, s), "copy");
-         check(cudaGraphLaunch(device_exec, s), "graph launch");
-         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
-         check(cudaEventRecord(stop, s), "record");
-         check(cudaEventSynchronize(stop), "sync");
+         copy_back_and_sync([&] {
+           copy_entry();
+           check(cudaGraphLaunch(device_exec, s), "graph launch");
+         });
        }},
-      {"device-launchable graph, copy back, event sync", [&] {
-         check(cudaEventRecord(start, s), "record");
-         check(cudaGraphLaunch(device_exec, s), "graph launch");
-         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
-         check(cudaEventRecord(stop, s), "record");
-         check(cudaEventSynchronize(stop), "sync");
-       }},
-      {"host graph, copy back, event sync", [&] {
-         check(cudaEventRecord(start, s), "record");
-         check(cudaGraphLaunch(host_exec, s), "graph launch");
-         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
-         check(cudaEventRecord(stop, s), "record");
-         check(cudaEventSynchronize(stop), "sync");
-       }},
+      {"device-launchable graph, copy back, event sync",
+       [&] { copy_back_and_sync([&] { check(cudaGraphLaunch(device_exec, s), "graph launch"); }); }},
+      {"host graph, copy back, event sync",
+       [&] { copy_back_and_sync([&] { check(cudaGraphLaunch(host_exec, s), "graph launch"); }); }},
       {"entry copy, launch, copy back, event sync", [&] {
-         check(cudaEventRecord(start, s), "record");
-         check(cudaMemcpyAsync(d_entry, h_entry, sizeof(Counters), cudaMemcpyHostToDevice, s), "copy");
-         level_kernel<<<1, 512, 64, s>>>(d_entry, d_counters);
-         check(cudaMemcpyAsync(h_counters, d_counters, sizeof(Counters), cudaMemcpyDeviceToHost, s), "copy");
-         check(cudaEventRecord(stop, s), "record");
-         check(cudaEventSynchronize(stop), "sync");
+         copy_back_and_sync([&] {
+           copy_entry();
+           level_kernel<<<1, 512, 64, s>>>(d_entry, d_counters);
+         });
        }},
   };
   std::printf("%-80s %9s %9s %9s %11s\n", "a level's launch and read-back", "p10_us", "median_us", "p90_us",
