@@ -167,7 +167,8 @@ int main() {
   };
   // The shapes the cases share: a launch between timing events with the counters copied back
   // and an event synchronization (the levels before the change), privatized_queue's level as
-  // it is now, and a one-block kernel that publishes its counters.
+  // it was until version 5 (CUB's two scan kernels, then the expansion), and a one-block kernel
+  // that publishes its counters.
   auto copy_back_and_sync = [&](const std::function<void()>& launch) {
     check(cudaEventRecord(start, s), "record");
     launch();

@@ -1,13 +1,19 @@
 // privatized_queue: multi-block top-down expansion with the three-level queue hierarchy.
 //
-// Phases of one level (host-driven: one launch sequence and one host round trip per level):
-//  1. CUB exclusive scan of the frontier's out-degrees, so the frontier's arcs form one index
-//     space [0, |E_F|) that is cut into equal tiles of kTileEdges arcs: every block gets the same
-//     work whatever the degree skew (Merrill, Garland, Grimshaw, PPoPP 2012).
-//  2. expand_top_down: blocks grid-stride over tiles. Each thread maps its arcs back to frontier
-//     vertices by binary search in the scan, reads the neighbour, and claims it with one atomicOr
-//     on the visited bitmap (so each vertex enters the next frontier once). Claimed vertices go
-//     to the queue hierarchy of Luo, Wong, Hwu (DAC 2010):
+// One cooperative launch per level (host-driven: one launch and one host round trip a level):
+//  1. Each block takes a slice of the frontier (a power of two of vertices, the same for all)
+//     and scans its vertices' out-degrees (cub::BlockScan); the slice's total goes to global
+//     memory. A grid barrier
+//     (cooperative_groups::this_grid().sync()), then every block scans the slices' totals in
+//     shared memory: slice-local sums plus their slice's base are the frontier's exclusive
+//     degree scan, so its arcs form one index space [0, |E_F|) that is cut into equal tiles of
+//     kTileEdges arcs: every block gets the same work whatever the degree skew (Merrill,
+//     Garland, Grimshaw, PPoPP 2012). Until version 5 a separate cub::DeviceScan did this: its
+//     host call (dispatch and two launches) cost 10-15 us a level (H100, 2026-11-24).
+//  2. The blocks grid-stride over tiles. Each thread maps its arcs back to frontier vertices
+//     by binary search in the scan, reads the neighbour, and claims it with one atomicOr on the
+//     visited bitmap (so each vertex enters the next frontier once). Claimed vertices go to the
+//     queue hierarchy of Luo, Wong, Hwu (DAC 2010):
 //       w-queues: 32 per block in shared memory, one per lane index; slot j of w-queue q is at
 //         j * 32 + q, so the 32 lanes of a warp pushing at once hit 32 different banks;
 //       b-queue: after a barrier, warp 0 scans the 32 w-queue sizes, one thread reserves space
@@ -20,19 +26,18 @@
 //     into mapped host memory, which the host polls (publish_by_last_block).
 //
 // Wins on large top-down frontiers. Hands over nothing: one level per call.
-// Cost features: 3 launches + 1 host round trip, |E_F| arcs scanned, |F| vertices, one atomic
-// per arc (visited claim) plus one per block and tile, the vertices it discovers (each a random
-// write of distance and parent and a read of its degree).
+// Cost features: 1 launch + 1 host round trip, |F| vertices (degree scan, binary search), |E_F|
+// arcs (gathers, one visited claim each) plus one atomic per block and tile, the vertices it
+// discovers (each a random write of distance and parent and a read of its degree).
 // @see Luo, Wong, Hwu, "An effective GPU implementation of breadth-first search", DAC 2010.
 
 #include "runtime/counters.cuh"
 #include "strategies/strategy.hpp"
 
+#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 #include <cub/warp/warp_scan.cuh>
-#include <cub/device/device_scan.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 
@@ -43,27 +48,30 @@ constexpr int kThreads = 256;            // threads per block (compile-time: lau
 constexpr int kEdgesPerThread = 4;       // arcs per thread per tile
 constexpr int kTileEdges = kThreads * kEdgesPerThread;
 constexpr int kWQueues = 32;             // one per lane: a warp's pushes hit 32 distinct banks
+constexpr int kResidentBlocks = 8;       // per SM (registers capped to fit: the grid barrier needs them resident)
+constexpr int kScanItems = 4;            // vertices per thread per round of the degree scan
 static_assert(kThreads % 32 == 0, "whole warps only");
 static_assert((kThreads / 32) * kEdgesPerThread <= 32,
               "the default w-queue capacity (32) must hold one tile's worst case per w-queue");
 
-/// Out-degree of frontier[i]; the scan's input iterator.
-struct FrontierDegree {
-  const VertexId* frontier;
-  const EdgeOffset* row_offsets;
-  __host__ __device__ EdgeOffset operator()(VertexId i) const {
-    const VertexId u = frontier[i];
-    return row_offsets[u + 1] - row_offsets[u];
+/// The frontier's exclusive degree scan as phase 1 leaves it: slice-local sums in global
+/// memory (written by other blocks of this launch before the grid barrier: plain loads, not the
+/// read-only path) plus their slice's base, which every block keeps in shared memory.
+struct SlicedScan {
+  const EdgeOffset* local;   ///< |F| slice-local exclusive sums
+  const EdgeOffset* base;    ///< per slice: the arcs of the slices before it (shared memory)
+  unsigned int slice_shift;  ///< log2 of the vertices per slice (the last may hold fewer)
+  __device__ __forceinline__ EdgeOffset operator[](VertexId i) const {
+    return local[i] + base[static_cast<unsigned long long>(i) >> slice_shift];
   }
 };
 
 /// Largest i in [lo, hi] with scan[i] <= e (requires scan[lo] <= e): the frontier vertex that
 /// owns arc index e. Zero-degree vertices share their successor's scan value and are skipped.
-__device__ __forceinline__ VertexId owner_of(const EdgeOffset* __restrict__ scan, VertexId lo, VertexId hi,
-                                             EdgeOffset e) {
+__device__ __forceinline__ VertexId owner_of(const SlicedScan& scan, VertexId lo, VertexId hi, EdgeOffset e) {
   while (lo < hi) {
     const VertexId mid = lo + (hi - lo + 1) / 2;
-    if (__ldg(scan + mid) <= e) {
+    if (scan[mid] <= e) {
       lo = mid;
     } else {
       hi = mid - 1;
@@ -72,28 +80,43 @@ __device__ __forceinline__ VertexId owner_of(const EdgeOffset* __restrict__ scan
   return lo;
 }
 
-/// One top-down level over the frontier's arcs [0, total_edges).
-/// frontier: |F| ids (a slice of order); scan: |F| exclusive degree sums; row_offsets: |V|+1;
-/// column_indices: |E|; visited: ceil(|V|/32) words; dist, parent: |V|; order: |V| (the next
-/// frontier is appended at counters->order_tail). Dynamic shared memory: 2 * 32 * capacity ids.
-__global__ void __launch_bounds__(kThreads) expand_top_down(
-    const VertexId* __restrict__ frontier, VertexId frontier_size, const EdgeOffset* __restrict__ scan,
-    EdgeOffset total_edges, const EdgeOffset* __restrict__ row_offsets, const VertexId* __restrict__ column_indices,
-    std::uint32_t* visited, std::int32_t* __restrict__ dist, VertexId* __restrict__ parent,
-    VertexId* __restrict__ order, detail::LevelCounters* counters, std::int32_t next_level, unsigned int parity,
-    unsigned int capacity, detail::LevelCounters* host_counters, unsigned int sequence) {
+/// log2 of the vertices per slice of phase 1: the smallest power of two that cuts the frontier
+/// into at most `blocks` slices.
+__device__ __forceinline__ unsigned int slice_shift_for(VertexId frontier_size, unsigned int blocks) {
+  const VertexId per_block = frontier_size / blocks + (frontier_size % blocks != 0 ? 1u : 0u);
+  return per_block <= 1 ? 0u : 32u - static_cast<unsigned int>(__clz(per_block - 1));
+}
+
+/// One top-down level over the frontier's arcs [0, total_edges); launched cooperatively (a grid
+/// barrier between the degree scan and the expansion).
+/// frontier: |F| ids (a slice of order); local_scan: |F| slice-local exclusive degree sums
+/// (scratch); slice_totals: gridDim.x (scratch); row_offsets: |V|+1; column_indices: |E|;
+/// visited: ceil(|V|/32) words; dist, parent: |V|; order: |V| (the next frontier is appended at
+/// counters->order_tail). Dynamic shared memory: 2 * 32 * capacity ids, then gridDim.x arc counts.
+__global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_top_down(
+    const VertexId* __restrict__ frontier, VertexId frontier_size, EdgeOffset* local_scan,
+    EdgeOffset* slice_totals, EdgeOffset total_edges, const EdgeOffset* __restrict__ row_offsets,
+    const VertexId* __restrict__ column_indices, std::uint32_t* visited, std::int32_t* __restrict__ dist,
+    VertexId* __restrict__ parent, VertexId* __restrict__ order, detail::LevelCounters* counters,
+    std::int32_t next_level, unsigned int parity, unsigned int capacity, detail::LevelCounters* host_counters,
+    unsigned int sequence) {
   extern __shared__ VertexId shared_queues[];
   VertexId* wqueues = shared_queues;                      // [capacity][32], interleaved
   VertexId* bqueue = shared_queues + capacity * kWQueues;  // [32 * capacity], concatenated
+  auto* slice_base = reinterpret_cast<EdgeOffset*>(shared_queues + 2 * capacity * kWQueues);  // [gridDim.x]
   __shared__ unsigned int wqueue_size[kWQueues];
   __shared__ unsigned int wqueue_offset[kWQueues];
   __shared__ unsigned int bqueue_size;
   __shared__ unsigned int gqueue_base;
   __shared__ VertexId tile_first;
   __shared__ VertexId tile_last;
+  using BlockScan = cub::BlockScan<EdgeOffset, kThreads>;
   using BlockReduce = cub::BlockReduce<unsigned long long, kThreads>;
-  __shared__ typename BlockReduce::TempStorage reduce_storage;
   using WarpScan = cub::WarpScan<unsigned int>;
+  __shared__ union {
+    typename BlockScan::TempStorage scan;
+    typename BlockReduce::TempStorage reduce;
+  } block_storage;
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
 
   const unsigned int lane = threadIdx.x % 32;
@@ -102,6 +125,50 @@ __global__ void __launch_bounds__(kThreads) expand_top_down(
     counters->next_edges[parity ^ 1u] = 0;  // for the level after
     counters->start_ns = detail::global_ns();
   }
+
+  // Phase 1: this block's slice of the frontier, scanned in rounds of kThreads x kScanItems
+  // vertices (each thread kScanItems consecutive ones: their loads in flight together).
+  const unsigned int slice_shift = slice_shift_for(frontier_size, gridDim.x);
+  const unsigned long long slice_length = 1ull << slice_shift;  // up to 2^32: 64 bits
+  const auto slices = static_cast<unsigned int>((frontier_size - 1ull) / slice_length + 1ull);
+  const auto slice_begin = static_cast<VertexId>(min(static_cast<unsigned long long>(frontier_size),
+                                                     blockIdx.x * slice_length));
+  const auto slice_end = static_cast<VertexId>(
+      min(static_cast<unsigned long long>(frontier_size), (blockIdx.x + 1ull) * slice_length));
+  EdgeOffset running = 0;
+  for (VertexId round = slice_begin; round < slice_end; round += kThreads * kScanItems) {
+    const VertexId first = round + threadIdx.x * kScanItems;
+    EdgeOffset degrees[kScanItems];
+#pragma unroll
+    for (int k = 0; k < kScanItems; ++k) {
+      const VertexId i = first + k;
+      VertexId u = 0;
+      if (i < slice_end) u = frontier[i];
+      degrees[k] = i < slice_end ? row_offsets[u + 1] - row_offsets[u] : 0;
+    }
+    EdgeOffset round_total = 0;
+    BlockScan(block_storage.scan).ExclusiveSum(degrees, degrees, round_total);
+#pragma unroll
+    for (int k = 0; k < kScanItems; ++k) {
+      if (first + k < slice_end) local_scan[first + k] = running + degrees[k];
+    }
+    running += round_total;
+    __syncthreads();  // the scan's storage is reused
+  }
+  if (threadIdx.x == 0 && blockIdx.x < slices) slice_totals[blockIdx.x] = running;
+  cooperative_groups::this_grid().sync();
+  // Every block scans the slices' totals into its own slice bases.
+  EdgeOffset carried = 0;
+  for (unsigned int first = 0; first < slices; first += kThreads) {
+    const unsigned int k = first + threadIdx.x;
+    const EdgeOffset total = k < slices ? slice_totals[k] : 0;
+    EdgeOffset before = 0, round_total = 0;
+    BlockScan(block_storage.scan).ExclusiveSum(total, before, round_total);
+    if (k < slices) slice_base[k] = carried + before;
+    carried += round_total;
+    __syncthreads();
+  }
+  const SlicedScan scan{local_scan, slice_base, slice_shift};
 
   const EdgeOffset num_tiles = (total_edges + kTileEdges - 1) / kTileEdges;
   for (EdgeOffset tile = blockIdx.x; tile < num_tiles; tile += gridDim.x) {
@@ -164,7 +231,7 @@ __global__ void __launch_bounds__(kThreads) expand_top_down(
     __syncthreads();  // the queues are reused by the next tile
   }
 
-  const unsigned long long block_edges = BlockReduce(reduce_storage).Sum(discovered_edges);
+  const unsigned long long block_edges = BlockReduce(block_storage.reduce).Sum(discovered_edges);
   if (threadIdx.x == 0 && block_edges > 0) atomicAdd(&counters->next_edges[parity], block_edges);
   detail::publish_by_last_block(counters, host_counters, sequence);
 }
@@ -179,10 +246,11 @@ class PrivatizedQueue final : public Strategy {
     return {FrontierRepresentation::Queue, Location::Device, FrontierRepresentation::Queue, Location::Device};
   }
   CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
-    // Three launches (degree scan, expansion) and the host's wait for the counters, then the
-    // frontier's vertices (scan, binary search) and arcs (gathers, visited claims), the arcs
-    // again at the share expected to miss the L2, and the vertices the level discovers at the
-    // share of their random writes (distance, parent) and degree reads expected to miss it.
+    // One cooperative launch (degree scan, grid barrier, expansion) and the host's wait for the
+    // counters, then the frontier's vertices (scan, binary search) and arcs (gathers, visited
+    // claims), the arcs again at the share expected to miss the L2, and the vertices the level
+    // discovers at the share of their random writes (distance, parent) and degree reads
+    // expected to miss it.
     // Without the last term, levels of 10^6-10^7 discoveries on uniform:100000000:4 took
     // 3-4x their prediction (3,594 us against 848; H100, 2026-11-24).
     const auto edges = static_cast<double>(state.frontier_edges);
@@ -198,32 +266,28 @@ class PrivatizedQueue final : public Strategy {
 
   void prepare(detail::BfsBuffers& buffers) override {
     l2_bytes_ = buffers.l2_cache_bytes;
-    const VertexId n = buffers.num_vertices();
-    d_scan_ = detail::DeviceBuffer<EdgeOffset>(std::max<VertexId>(n, 1));
-    // Temporary storage for the largest possible frontier (|V|); CUB's need grows with size.
-    auto degrees = thrust::make_transform_iterator(thrust::counting_iterator<VertexId>(0),
-                                                   FrontierDegree{nullptr, nullptr});
-    ABFS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_temp_bytes_, degrees, d_scan_.data(),
-                                                  std::max<VertexId>(n, 1), buffers.stream()));
-    d_scan_temp_ = detail::DeviceBuffer<unsigned char>(scan_temp_bytes_);
-    if (n > 0) {
-      // CUB's scan kernels load at their first launch (detail::preload_kernel): scan a frontier
-      // of one vertex, vertex 0, now.
-      detail::DeviceBuffer<VertexId> vertex_zero(1);
-      ABFS_CUDA_CHECK(cudaMemsetAsync(vertex_zero.data(), 0, sizeof(VertexId), buffers.stream()));
-      auto one = thrust::make_transform_iterator(thrust::counting_iterator<VertexId>(0),
-                                                 FrontierDegree{vertex_zero.data(), buffers.d_graph.row_offsets.data()});
-      std::size_t temp_bytes = scan_temp_bytes_;
-      ABFS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(d_scan_temp_.data(), temp_bytes, one, d_scan_.data(), VertexId{1},
-                                                    buffers.stream()));
-      ABFS_CUDA_CHECK(cudaStreamSynchronize(buffers.stream()));  // before vertex_zero is freed
-    }
-    shared_bytes_ = 2u * kWQueues * config_.wqueue_capacity * sizeof(VertexId);
-    if (shared_bytes_ > detail::allow_max_dynamic_shared_memory(reinterpret_cast<const void*>(expand_top_down))) {
+    int device = 0, cooperative = 0;
+    ABFS_CUDA_CHECK(cudaGetDevice(&device));
+    ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    if (cooperative == 0) throw CudaError("privatized_queue: the device does not support cooperative launches", 0);
+    queue_bytes_ = 2u * kWQueues * config_.wqueue_capacity * sizeof(VertexId);
+    const auto kernel = reinterpret_cast<const void*>(expand_top_down);
+    const std::size_t allowed = detail::allow_max_dynamic_shared_memory(kernel);
+    // The grid barrier needs every block resident: at most the blocks per SM the occupancy
+    // calculator allows with the largest grid's shared memory (the slice bases grow with it).
+    const auto sms = static_cast<unsigned int>(buffers.multiprocessors);
+    max_blocks_ = std::max(1u, config_.blocks_per_sm * sms);
+    if (shared_bytes(max_blocks_) > allowed) {
       throw InvalidArgument("privatized_queue: w-queues of " + std::to_string(config_.wqueue_capacity) +
-                            " slots need " + std::to_string(shared_bytes_) + " bytes of shared memory");
+                            " slots need " + std::to_string(shared_bytes(max_blocks_)) + " bytes of shared memory");
     }
-    max_blocks_ = std::max(1u, config_.blocks_per_sm * static_cast<unsigned int>(buffers.multiprocessors));
+    int resident = 0;
+    ABFS_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, expand_top_down, kThreads, shared_bytes(max_blocks_)));
+    if (resident < 1) throw CudaError("privatized_queue: no block of the expansion kernel fits on an SM", 0);
+    max_blocks_ = std::min(max_blocks_, static_cast<unsigned int>(resident) * sms);
+    d_scan_ = detail::DeviceBuffer<EdgeOffset>(std::max<VertexId>(buffers.num_vertices(), 1));
+    d_slice_totals_ = detail::DeviceBuffer<EdgeOffset>(max_blocks_);
   }
 
   LevelOutcome run(LevelContext& c) override {
@@ -231,24 +295,29 @@ class PrivatizedQueue final : public Strategy {
     LevelOutcome out;
     out.edges_examined = c.frontier_edges;
     if (c.frontier_edges == 0) return out;  // nothing to expand: the next frontier is empty
-    const cudaStream_t s = b.stream();
     const VertexId frontier_size = c.frontier_end - c.frontier_begin;
     const VertexId* d_frontier = b.d_order.data() + c.frontier_begin;
     const unsigned int parity = static_cast<unsigned int>(c.level) & 1u;
-
-    auto degrees = thrust::make_transform_iterator(thrust::counting_iterator<VertexId>(0),
-                                                   FrontierDegree{d_frontier, b.d_graph.row_offsets.data()});
-    std::size_t temp_bytes = scan_temp_bytes_;
-    ABFS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(d_scan_temp_.data(), temp_bytes, degrees, d_scan_.data(),
-                                                  frontier_size, s));
     const EdgeOffset tiles = (c.frontier_edges + kTileEdges - 1) / kTileEdges;
     const auto blocks = static_cast<unsigned int>(std::min<EdgeOffset>(tiles, max_blocks_));
     const unsigned int sequence = b.next_sequence("privatized_queue");
-    expand_top_down<<<blocks, kThreads, shared_bytes_, s>>>(
-        d_frontier, frontier_size, d_scan_.data(), c.frontier_edges, b.d_graph.row_offsets.data(),
-        b.d_graph.column_indices.data(), b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
-        b.d_counters.data(), c.level + 1, parity, config_.wqueue_capacity, b.h_counters.data(), sequence);
-    ABFS_CHECK_LAUNCH(s);
+
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = shared_bytes(blocks);
+    config.stream = b.stream();
+    cudaLaunchAttribute cooperative{};
+    cooperative.id = cudaLaunchAttributeCooperative;
+    cooperative.val.cooperative = 1;
+    config.attrs = &cooperative;
+    config.numAttrs = 1;
+    ABFS_CUDA_CHECK(cudaLaunchKernelEx(&config, expand_top_down, d_frontier, frontier_size, d_scan_.data(),
+                                       d_slice_totals_.data(), c.frontier_edges, b.d_graph.row_offsets.data(),
+                                       b.d_graph.column_indices.data(), b.d_visited.data(), b.d_dist.data(),
+                                       b.d_parent.data(), b.d_order.data(), b.d_counters.data(), c.level + 1, parity,
+                                       config_.wqueue_capacity, b.h_counters.data(), sequence));
+    ABFS_CHECK_LAUNCH(b.stream());
     // The host needs the new frontier's size to choose the next level's strategy.
     const double device_us = b.wait_counters(sequence);
     const detail::LevelCounters& counters = *b.h_counters.data();
@@ -260,11 +329,13 @@ class PrivatizedQueue final : public Strategy {
   }
 
  private:
+  /// Dynamic shared memory of a block of a grid of `blocks`: the queues, then the slice bases.
+  std::size_t shared_bytes(unsigned int blocks) const { return queue_bytes_ + blocks * sizeof(EdgeOffset); }
+
   PrivatizedQueueConfig config_;
-  detail::DeviceBuffer<EdgeOffset> d_scan_;
-  detail::DeviceBuffer<unsigned char> d_scan_temp_;
-  std::size_t scan_temp_bytes_ = 0;
-  std::size_t shared_bytes_ = 0;
+  detail::DeviceBuffer<EdgeOffset> d_scan_;          // |V|: the slice-local degree scan
+  detail::DeviceBuffer<EdgeOffset> d_slice_totals_;  // max_blocks_: each slice's arcs
+  std::size_t queue_bytes_ = 0;
   unsigned int max_blocks_ = 1;
   double l2_bytes_ = 0.0;
 };
