@@ -3,7 +3,8 @@
 // Phases of one level (host-driven: one launch and one host round trip):
 //  1. Every unvisited vertex v scans its in-neighbours (reverse CSR; the forward CSR when the
 //     graph is undirected) and stops at the first one in the frontier bitmap, which becomes its
-//     parent: a lane per vertex for short in-lists, the whole warp for long ones. The frontier
+//     parent: a lane per vertex for short in-lists, the whole warp for long ones (32 in-arcs a
+//     run, steps of 1, 2 and then 4 runs whose loads are in flight together). The frontier
 //     bitmap is read-only here, so there are no atomics on the hot path.
 //  2. A warp owns 32 consecutive vertices, which are one word of every bitmap: __ballot_sync
 //     gives the word of the next frontier, which the warp stores whole (no memset, no atomics)
@@ -44,12 +45,27 @@ constexpr int kThreads = 256;  // threads per block (compile-time: launch bounds
 constexpr int kWarps = kThreads / 32;
 /// In-lists longer than this are scanned by the whole warp. 32: one step of the warp covers it.
 constexpr EdgeOffset kWarpScanDegree = 32;
+/// Most runs of 32 in-arcs a warp's step over a long list loads at once (its steps double to
+/// it). 4 keeps the kernel at 32 registers (8 blocks of 256 threads an SM); 8 spilled.
+constexpr int kMaxStrides = 4;
+
+/// Dependent steps of a warp's scan of a long in-list of `arcs` (to its end): runs of 32 arcs in
+/// steps of 1, 2, then kMaxStrides runs.
+double long_list_steps(double arcs) {
+  const double runs = std::ceil(arcs / static_cast<double>(kWarpScanDegree));
+  double steps = 0.0, covered = 0.0;
+  for (int strides = 1; strides < kMaxStrides && covered < runs; strides *= 2) {
+    covered += strides;
+    steps += 1.0;
+  }
+  return covered >= runs ? steps : steps + std::ceil((runs - covered) / kMaxStrides);
+}
 
 /// One bottom-up level. in_offsets: |V|+1 and in_indices: |E| (reverse CSR); out_offsets: |V|+1
 /// (forward CSR, for the next frontier's arc count); frontier, next_frontier, visited:
 /// ceil(|V|/32) words; dist, parent: |V|; order: |V| (found vertices appended at
 /// counters->order_tail).
-__global__ void __launch_bounds__(kThreads) expand_bottom_up(
+__global__ void __launch_bounds__(kThreads, 8) expand_bottom_up(
     VertexId num_vertices, const EdgeOffset* __restrict__ in_offsets, const VertexId* __restrict__ in_indices,
     const EdgeOffset* __restrict__ out_offsets, const std::uint32_t* __restrict__ frontier,
     std::uint32_t* __restrict__ next_frontier, std::uint32_t* __restrict__ visited, std::int32_t* __restrict__ dist,
@@ -104,23 +120,39 @@ __global__ void __launch_bounds__(kThreads) expand_bottom_up(
       for (std::uint32_t pending = __ballot_sync(0xFFFFFFFFu, long_list); pending != 0; pending &= pending - 1) {
         const int owner = __ffs(pending) - 1;
         const EdgeOffset owner_stop = __shfl_sync(0xFFFFFFFFu, stop, owner);
-        for (EdgeOffset base = __shfl_sync(0xFFFFFFFFu, e, owner); base < owner_stop; base += 32) {
-          const EdgeOffset arc = base + lane;
-          VertexId u = kNoVertex;
-          bool hit = false;
-          if (arc < owner_stop) {
-            u = in_indices[arc];
-            hit = (__ldg(frontier + (u >> 5)) >> (u & 31)) & 1u;
+        // A step covers `strides` runs of 32 in-arcs, their loads in flight together, and the
+        // runs double each step up to kMaxStrides: a list hit early costs what it did, one
+        // scanned to its end (an unreached in-hub) a step per 128 arcs instead of per 32.
+        int strides = 1;
+        for (EdgeOffset base = __shfl_sync(0xFFFFFFFFu, e, owner); base < owner_stop;
+             base += static_cast<EdgeOffset>(strides) * 32, strides = min(2 * strides, kMaxStrides)) {
+          VertexId u[kMaxStrides];
+          bool hit[kMaxStrides];
+          bool any_hit = false;
+#pragma unroll
+          for (int k = 0; k < kMaxStrides; ++k) {
+            const EdgeOffset arc = base + static_cast<EdgeOffset>(k) * 32 + lane;
+            u[k] = k < strides && arc < owner_stop ? in_indices[arc] : kNoVertex;
           }
-          const std::uint32_t hits = __ballot_sync(0xFFFFFFFFu, hit);
-          if (hits != 0) {
-            const VertexId parent_found = __shfl_sync(0xFFFFFFFFu, u, __ffs(hits) - 1);
-            if (lane == static_cast<unsigned int>(owner)) {
-              from = parent_found;
-              found = true;
+#pragma unroll
+          for (int k = 0; k < kMaxStrides; ++k) {
+            hit[k] = u[k] != kNoVertex && ((__ldg(frontier + (u[k] >> 5)) >> (u[k] & 31)) & 1u);
+            any_hit = any_hit || hit[k];
+          }
+          if (!__any_sync(0xFFFFFFFFu, any_hit)) continue;  // one vote a step while nothing hits
+#pragma unroll
+          for (int k = 0; k < kMaxStrides; ++k) {
+            const std::uint32_t hits = __ballot_sync(0xFFFFFFFFu, hit[k]);
+            if (hits != 0) {  // the first hit in arc order
+              const VertexId parent_found = __shfl_sync(0xFFFFFFFFu, u[k], __ffs(hits) - 1);
+              if (lane == static_cast<unsigned int>(owner)) {
+                from = parent_found;
+                found = true;
+              }
+              break;
             }
-            break;
           }
+          break;
         }
       }
       mask = __ballot_sync(0xFFFFFFFFu, found);
@@ -165,7 +197,9 @@ class GatherPull final : public Strategy {
     // One launch and the host's wait for the counters; a pass over every vertex's visited bit;
     // the in-arcs the unvisited vertices scan, each up to its first in-neighbour in the
     // frontier; and the critical path of the warp that owns the longest scan (a lane walks a
-    // short list alone, the warp walks a long one 32 arcs a step): unreachable in-hubs are
+    // short list alone, the warp walks a long one in steps of 32, 64, then 128 arcs:
+    // long_list_steps; in steps of 32 until version 6, one of uk-2007-05@100000's bottom-up
+    // levels took 1,074 us, 28 predicted, H100, 2026-11-24): unreachable in-hubs are
     // scanned in full at every level (uk-2007-05@100000 level 4: 645 us against 45 predicted
     // by expected early exits, H100, 2026-11-22). Both scan counts come from the plan's
     // sampled BFS (add_pull_profile, scaled to this frontier by profile_pull_scans); without
@@ -196,7 +230,7 @@ class GatherPull final : public Strategy {
     f.add("unvisited_vertices", state.unvisited_vertices);
     f.add("scanned_edges", scanned);
     f.add("dram_scanned_edges", scanned * device_miss_share(stats, l2_bytes_));
-    f.add("longest_scan_steps", longest <= warp ? longest : std::max(warp, std::ceil(longest / warp)));
+    f.add("longest_scan_steps", longest <= warp ? longest : std::max(warp, long_list_steps(longest)));
     const double vertex_miss = device_vertex_miss_share(stats, l2_bytes_);
     f.add("dram_discovered", expected_discovered(state, stats) * vertex_miss);
     const double unvisited = static_cast<double>(state.unvisited_vertices);
