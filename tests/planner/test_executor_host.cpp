@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <memory>
+#include <string>
 
 namespace {
 
@@ -237,6 +238,31 @@ TEST_CASE("a sampled level's bottom-up scans carry to another source's frontier 
   const abfs::detail::PullScans dense = profile_pull_scans(shape, 40'000'000, 50'000'000, stats);
   CHECK(dense.scanned_edges == doctest::Approx(1.5e6));
   CHECK(dense.longest_scan == doctest::Approx(200.0));
+}
+
+TEST_CASE("gather_pull prices its longest scan by the warp's dependent steps") {
+  // A lane walks a short in-list alone, an arc a step; the warp walks a long one in steps of
+  // 1, 2, then 4 runs of 32 arcs (gather_pull 7), after at most 32 steps of its lanes' own.
+  const auto pull = abfs::strategies::make_gather_pull();
+  abfs::GraphStats stats;
+  stats.num_vertices = 100'000;
+  auto steps = [&](double longest) {
+    abfs::strategies::FrontierState state;
+    state.pull_scanned_edges = 1'000;
+    state.pull_longest_scan = longest;
+    const abfs::strategies::CostFeatures f = pull->cost_features(state, stats);
+    for (int i = 0; i < f.size; ++i) {
+      if (std::string(f.names[static_cast<std::size_t>(i)]) == "longest_scan_steps") {
+        return f.values[static_cast<std::size_t>(i)];
+      }
+    }
+    FAIL("gather_pull has no longest_scan_steps feature");
+    return -1.0;
+  };
+  CHECK(steps(20) == doctest::Approx(20.0));
+  CHECK(steps(1'000) == doctest::Approx(32.0));    // 32 runs: 2 steps for 3, 8 for 29; 10 < 32
+  CHECK(steps(10'000) == doctest::Approx(80.0));   // 313 runs: 2 steps for 3, 78 for 310
+  CHECK(steps(64'000) == doctest::Approx(502.0));  // 2,000 runs: 2 steps for 3, 500 for 1,997
 }
 
 TEST_CASE("a level's expected discoveries: the sampled BFS's at its source, scaled by arcs, else at random") {
