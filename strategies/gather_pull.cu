@@ -46,8 +46,10 @@ constexpr int kWarps = kThreads / 32;
 /// In-lists longer than this are scanned by the whole warp. 32: one step of the warp covers it.
 constexpr EdgeOffset kWarpScanDegree = 32;
 /// Most runs of 32 in-arcs a warp's step over a long list loads at once (its steps double to
-/// it). 4 keeps the kernel at 32 registers (8 blocks of 256 threads an SM); 8 spilled.
+/// it). 4 keeps the kernel at 32 registers (kResidentBlocks an SM); 8 spilled.
 constexpr int kMaxStrides = 4;
+/// Blocks an SM the registers are capped for (launch bounds): GatherPullConfig's default.
+constexpr int kResidentBlocks = 8;
 
 /// Dependent steps of a warp's scan of a long in-list of `arcs` (to its end): runs of 32 arcs in
 /// steps of 1, 2, then kMaxStrides runs.
@@ -65,7 +67,7 @@ double long_list_steps(double arcs) {
 /// (forward CSR, for the next frontier's arc count); frontier, next_frontier, visited:
 /// ceil(|V|/32) words; dist, parent: |V|; order: |V| (found vertices appended at
 /// counters->order_tail).
-__global__ void __launch_bounds__(kThreads, 8) expand_bottom_up(
+__global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
     VertexId num_vertices, const EdgeOffset* __restrict__ in_offsets, const VertexId* __restrict__ in_indices,
     const EdgeOffset* __restrict__ out_offsets, const std::uint32_t* __restrict__ frontier,
     std::uint32_t* __restrict__ next_frontier, std::uint32_t* __restrict__ visited, std::int32_t* __restrict__ dist,

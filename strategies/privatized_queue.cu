@@ -3,13 +3,13 @@
 // One cooperative launch per level (host-driven: one launch and one host round trip a level):
 //  1. Each block takes a slice of the frontier (a power of two of vertices, the same for all)
 //     and scans its vertices' out-degrees (cub::BlockScan); the slice's total goes to global
-//     memory. A grid barrier
-//     (cooperative_groups::this_grid().sync()), then every block scans the slices' totals in
-//     shared memory: slice-local sums plus their slice's base are the frontier's exclusive
-//     degree scan, so its arcs form one index space [0, |E_F|) that is cut into equal tiles of
-//     kTileEdges arcs: every block gets the same work whatever the degree skew (Merrill,
-//     Garland, Grimshaw, PPoPP 2012). Until version 5 a separate cub::DeviceScan did this: its
-//     host call (dispatch and two launches) cost 10-15 us a level (H100, 2026-11-24).
+//     memory. After a grid barrier (cooperative_groups::this_grid().sync()) every block scans
+//     the slices' totals in shared memory: slice-local sums plus their slice's base are the
+//     frontier's exclusive degree scan, so its arcs form one index space [0, |E_F|) that is
+//     cut into equal tiles of kTileEdges arcs: every block gets the same work whatever the
+//     degree skew (Merrill, Garland, Grimshaw, PPoPP 2012). Until version 5 a separate
+//     cub::DeviceScan did this: its host call (dispatch and two launches) cost 10-15 us a
+//     level (H100, 2026-11-24).
 //  2. The blocks grid-stride over tiles. Each thread maps its arcs back to frontier vertices
 //     by binary search in the scan, reads the neighbour, and claims it with one atomicOr on the
 //     visited bitmap (so each vertex enters the next frontier once). Claimed vertices go to the
@@ -279,7 +279,8 @@ class PrivatizedQueue final : public Strategy {
     max_blocks_ = std::max(1u, config_.blocks_per_sm * sms);
     if (shared_bytes(max_blocks_) > allowed) {
       throw InvalidArgument("privatized_queue: w-queues of " + std::to_string(config_.wqueue_capacity) +
-                            " slots need " + std::to_string(shared_bytes(max_blocks_)) + " bytes of shared memory");
+                            " slots and the slice bases of " + std::to_string(max_blocks_) + " blocks need " +
+                            std::to_string(shared_bytes(max_blocks_)) + " bytes of shared memory");
     }
     int resident = 0;
     ABFS_CUDA_CHECK(
