@@ -167,8 +167,9 @@ int main() {
   };
   // The shapes the cases share: a launch between timing events with the counters copied back
   // and an event synchronization (the levels before the change), privatized_queue's level as
-  // it was until version 5 (CUB's two scan kernels, then the expansion), and a one-block kernel
-  // that publishes its counters.
+  // it was until version 5 (CUB's two scan kernels, then the expansion), a one-block kernel
+  // that publishes its counters, and one writing mapped memory between two events (timed or
+  // not) and an event synchronization.
   auto copy_back_and_sync = [&](const std::function<void()>& launch) {
     check(cudaEventRecord(start, s), "record");
     launch();
@@ -187,6 +188,13 @@ int main() {
     ++sequence;
     level_kernel_mapped<<<1, 512, shared_bytes, s>>>(d_entry, d_counters, d_mapped, sequence);
     wait_flag();
+  };
+  auto mapped_and_event_sync = [&](cudaEvent_t first, cudaEvent_t last) {
+    ++sequence;
+    check(cudaEventRecord(first, s), "record");
+    level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
+    check(cudaEventRecord(last, s), "record");
+    check(cudaEventSynchronize(last), "sync");
   };
   auto copy_entry = [&] {
     check(cudaMemcpyAsync(d_entry, h_entry, sizeof(Counters), cudaMemcpyHostToDevice, s), "copy");
@@ -212,21 +220,9 @@ int main() {
        [&] { copy_back_and_sync([&] { level_kernel<<<1, 512, 64, s>>>(d_entry, d_counters); }); }},
       {"same, 226 KiB dynamic shared memory",
        [&] { copy_back_and_sync([&] { level_kernel<<<1, 512, big_shared, s>>>(d_entry, d_counters); }); }},
-      {"events, launch writing mapped memory, event sync", [&] {
-         ++sequence;
-         check(cudaEventRecord(start, s), "record");
-         level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
-         check(cudaEventRecord(stop, s), "record");
-         check(cudaEventSynchronize(stop), "sync");
-       }},
-      {"untimed events, launch writing mapped memory, event sync", [&] {
-         ++sequence;
-         check(cudaEventRecord(start_untimed, s), "record");
-         level_kernel_mapped<<<1, 512, 64, s>>>(d_entry, d_counters, d_mapped, sequence);
-         check(cudaEventRecord(stop_untimed, s), "record");
-         check(cudaEventSynchronize(stop_untimed), "sync");
-       },
-       false},
+      {"events, launch writing mapped memory, event sync", [&] { mapped_and_event_sync(start, stop); }},
+      {"untimed events, launch writing mapped memory, event sync",
+       [&] { mapped_and_event_sync(start_untimed, stop_untimed); }, false},
       {"launch writing mapped memory, poll its flag", [&] { one_block_publishing(64); }, false},
       {"events, launch writing mapped memory, poll its flag", [&] {
          check(cudaEventRecord(start, s), "record");
