@@ -38,6 +38,7 @@ enum class DeviceStop : unsigned int {
   LevelCap = 2,          ///< the caller's level budget (or the level log) is used up
   LaunchFailed = 3,      ///< a device-side launch failed (the host throws CudaError)
   Handback = 4,          ///< the cost models price finishing off the run below carrying on (HandbackTable)
+  ProfileOutgrown = 5,   ///< the BFS discovered more vertices than the run's profile (HandbackTable::outgrown_at)
 };
 
 /// A level's predicted microseconds as fixed + per_vertex * frontier vertices + per_edge *
@@ -110,6 +111,10 @@ struct HandbackTable {
   /// found no hand-back before (its first one, two profile levels early). Pricing every level
   /// of a long run cost ~0.25 us of ~3 (luxembourg_osm, H100, 2026-11-22).
   unsigned int price_from = 0;
+  /// A run stops before a level whose visit order ends beyond this many vertices: the BFS has
+  /// outgrown the sampled profile the table was built from, and the planner has a larger one
+  /// (Executor::outgrow_profile) to decide the next level with. ~0u: never (the largest).
+  unsigned int outgrown_at = ~0u;
 };
 
 /// Device-written counters. A level's last kernel publishes them to the host's mapped copy

@@ -162,7 +162,8 @@ __device__ __forceinline__ void claim_and_push(const BlockLoopArgs& a, std::uint
 /// the first level started (its launch included). The result is the same in every thread.
 /// With a hand-back table, every level after the first whose visit order ends beyond
 /// HandbackTable::price_from is first priced (leave_is_cheaper, the one-block costs stay[0]); the
-/// run stops before it with DeviceStop::Handback when leaving wins.
+/// run stops before it with DeviceStop::Handback when leaving wins, and before any level after
+/// the first whose visit order ends beyond HandbackTable::outgrown_at with ProfileOutgrown.
 ///
 /// A level's arcs are summed before it is expanded, from the row offsets the expansion loads
 /// anyway, so no lookup of the new vertices' degrees sits on the critical path of the level that
@@ -246,6 +247,11 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     if (log_index > first_log_index && frontier_arcs > a.max_frontier_edges) {  // uniform
       end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index,
                          detail::DeviceStop::FrontierTooLarge, profile_cursor};
+      break;
+    }
+    if (log_index > first_log_index && tail > a.handback.outgrown_at) {  // uniform
+      end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index,
+                         detail::DeviceStop::ProfileOutgrown, profile_cursor};
       break;
     }
     if (priced && leave_is_cheaper(handback_stay, handback_host, at, frontier_size, frontier_arcs)) {  // uniform
@@ -454,6 +460,9 @@ inline LevelOutcome read_device_run(const LevelContext& c, unsigned int sequence
     case detail::DeviceStop::Handback:
       out.stop_reason = "the cost models price finishing off the run cheaper";
       out.handed_back = true;
+      break;
+    case detail::DeviceStop::ProfileOutgrown:
+      out.stop_reason = "the BFS outgrew the sampled profile the run was priced with";
       break;
     default:
       out.stop_reason = nullptr;

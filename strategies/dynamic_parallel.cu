@@ -219,6 +219,10 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
   }
   const VertexId size = end.frontier_end - end.frontier_begin;
   const detail::HandbackTable& t = a.loop.handback;
+  if (end.frontier_end > t.outgrown_at) {
+    finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::ProfileOutgrown, cudaSuccess);
+    return;
+  }
   if (t.model != nullptr && end.frontier_end > t.price_from) {
     const unsigned int k = detail_block::match_profile_level(t, end.profile_cursor, end.frontier_end);
     if (detail_block::leave_is_cheaper(
@@ -484,6 +488,10 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
       detail_block::fits_block_queue(next_size, next_edges, a.loop.wqueue_capacity, a.loop.max_frontier_edges);
   DpArgs next = a;
   const detail::HandbackTable& t = a.loop.handback;
+  if (tail > t.outgrown_at) {
+    finish(a, levels, level + 1, next_edges, detail::DeviceStop::ProfileOutgrown, cudaSuccess);
+    return;
+  }
   if (t.model != nullptr && tail > t.price_from) {  // the hand-back decision, as the block loop makes it
     const unsigned int k = next.loop.profile_cursor =
         detail_block::match_profile_level(t, a.loop.profile_cursor, tail);

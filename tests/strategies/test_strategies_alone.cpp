@@ -290,6 +290,53 @@ TEST_CASE("one_block and dynamic_parallel hand back before the levels their hand
   }
 }
 
+TEST_CASE("one_block and dynamic_parallel stop where the BFS outgrows the profile their table was built from") {
+  // Leaving never wins by price; the table's profile ends at half the reachable vertices and a
+  // larger one waits (outgrown_at): the first run stops before the first level past it.
+  constexpr float kNever = std::numeric_limits<float>::infinity();
+  constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
+  const std::string reason = "the BFS outgrew the sampled profile the run was priced with";
+  auto pq = s::make_privatized_queue();
+  s::DynamicParallelConfig tiny;
+  tiny.block_loop.wqueue_capacity = 1;  // grid levels decide in their last block
+  std::vector<std::pair<std::string, std::unique_ptr<s::Strategy>>> runs;
+  runs.emplace_back("one_block", s::make_one_block());
+  runs.emplace_back("dynamic_parallel", s::make_dynamic_parallel());
+  runs.emplace_back("dynamic_parallel, 32-vertex block queue", s::make_dynamic_parallel(tiny));
+  const DeviceHandback never(1.0f, kNever, {{kAll, 0.0f, kNever, 0.0f, 0.0f}});
+  int stopped = 0;
+  for (const auto& [name, strategy] : runs) {
+    CAPTURE(name);
+    for (const auto& c : all_small_graphs()) {
+      CAPTURE(c.name);
+      const abfs::BfsTree reference = abfs::reference_bfs(c.graph, c.source);
+      const auto reached = std::count_if(reference.distances.begin(), reference.distances.end(),
+                                         [](std::int32_t d) { return d >= 0; });
+      abfs::detail::HandbackTable table = never.table();
+      table.outgrown_at = static_cast<unsigned int>(reached / 2);
+      s::Strategy* fallback = name == "one_block" ? pq.get() : nullptr;
+      const AloneRun run = run_alone(c.graph, c.source, *strategy, fallback, table);
+      abfs::test::check_bfs(c.graph, c.source, run.result, reference);
+      if (run.calls.empty() || run.calls[0].level != 0) continue;  // one_block did not fit level 0
+      const AloneRun::Call& first = run.calls[0];
+      const int expected = levels_before_limit(reference, table.outgrown_at);
+      CAPTURE(first.stop);
+      if (first.stop == reason) {
+        CHECK(first.levels == expected);
+        ++stopped;
+      } else if (first.stop.empty()) {
+        CHECK(first.levels == expected);  // the BFS ended there
+      } else {
+        CHECK(first.levels < expected);  // the frontier outgrew the queue first
+      }
+      for (const AloneRun::Call& call : run.calls) {
+        if (call.level >= expected) CHECK(call.levels == 1);  // past the profile, no run carries a level
+      }
+    }
+  }
+  CHECK(stopped > 0);
+}
+
 TEST_CASE("dynamic_parallel's grid levels price the vertices they discover in the hand-back decision") {
   // Leaving costs 1,000 us, a level on the run 1 us plus, on a grid level, 1 us per vertex it
   // discovers, at the profile's one discovery per arc: the run hands back before any grid level
