@@ -402,8 +402,9 @@ int plan_command(const RunArgs& args) {
   }
   const abfs::GraphStats& stats = plan.graph_stats();
   std::printf("device  %s\nplan    %s, %s\n", plan.device_name().c_str(), args.mode.c_str(), plan.decision_source().c_str());
+  // The executor's profile holds one assumed level past the sampled BFS's end.
   std::printf("sample  BFS from %u: %zu levels, widest frontier %u vertices\n", stats.sampled_source,
-              stats.sampled_levels.size(),
+              stats.sampled_levels.empty() ? std::size_t{0} : stats.sampled_levels.size() - 1,
               stats.sampled_levels.empty() ? 0u
                                            : std::max_element(stats.sampled_levels.begin(), stats.sampled_levels.end(),
                                                               [](const auto& a, const auto& b) {

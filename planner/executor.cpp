@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -130,7 +131,7 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
   after_upload_pool_ = Correction{};
   past_first_bfs_ = warmed_;
   observations_.clear();
-  prepare_lookahead();
+  prepare_lookaheads();
 }
 
 int Executor::size_class(EdgeOffset size, int group) {
@@ -227,7 +228,7 @@ void Executor::learn_corrections() {
   }
   fold(after_upload_pool_, 0, pool_measured, pool_predicted);
   observations_.clear();
-  prepare_lookahead();
+  prepare_lookaheads();
 }
 
 const Executor::Resolved& Executor::model_of(const strategies::Strategy* s) const {
@@ -238,13 +239,96 @@ const Executor::Resolved& Executor::model_of(const strategies::Strategy* s) cons
   return none;
 }
 
-void Executor::set_level_profile(const std::vector<LevelShape>& levels) {
-  stats_.sampled_levels = levels;
-  profile_visited_.clear();
+std::vector<std::size_t> distinct_profiles(const std::vector<VertexId>& reaches) {
+  std::vector<std::size_t> kept;
+  for (std::size_t i = 0; i < reaches.size(); ++i) {
+    const bool seen =
+        std::any_of(kept.begin(), kept.end(), [&](std::size_t k) { return similar_reach(reaches[k], reaches[i]); });
+    if (!seen) kept.push_back(i);
+  }
+  std::stable_sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) { return reaches[a] < reaches[b]; });
+  return kept;
+}
+
+std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited) {
+  const auto at = std::lower_bound(reaches.begin(), reaches.end(), visited);
+  return reaches.empty() ? 0 : std::min(static_cast<std::size_t>(at - reaches.begin()), reaches.size() - 1);
+}
+
+void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& profiles) {
+  std::vector<VertexId> reaches;
+  for (const auto& levels : profiles) {
+    VertexId reach = 0;
+    for (const LevelShape& l : levels) reach += l.frontier_vertices;
+    reaches.push_back(reach);
+  }
+  // The members hold the profile in use: park it, then rebuild every slot.
+  if (!profiles_.empty()) swap_profile(profiles_[active_profile_]);
+  profiles_.clear();
+  profile_reaches_.clear();
+  for (std::size_t k : distinct_profiles(reaches)) {
+    Profile& p = profiles_.emplace_back();
+    p.levels = profiles[k];
+    if (!p.levels.empty()) {
+      // One level of one vertex past the sampled BFS's last: a BFS from another source that
+      // reaches the profile's end has a non-empty frontier, whose next level is unknown but
+      // most often not empty. Priced as the BFS's last, the end of kron:22's BFSs ran two
+      // privatized_queue levels (32 and 19 us) where one_block's run took 21 and 2 (H100,
+      // 2026-11-24); if no level follows, the run's start costs ~2 us more than the cheapest.
+      LevelShape next = p.levels.back();
+      next.frontier_vertices = 1;
+      next.frontier_edges = std::max<EdgeOffset>(1, static_cast<EdgeOffset>(std::lround(stats_.mean_out_degree)));
+      p.levels.push_back(next);
+    }
+    VertexId visited = 0;
+    for (const LevelShape& l : p.levels) p.visited.push_back(visited += l.frontier_vertices);
+    const auto widest = std::max_element(p.levels.begin(), p.levels.end(), [](const LevelShape& a, const LevelShape& b) {
+      return a.frontier_vertices < b.frontier_vertices;
+    });
+    p.tail_from = static_cast<std::size_t>(widest - p.levels.begin()) + 1;
+    p.tail_min = tail_minima(p.levels, p.tail_from);
+    profile_reaches_.push_back(reaches[k]);
+  }
+  if (profiles_.empty()) {  // no profile: an empty one
+    profiles_.emplace_back();
+    profile_reaches_.push_back(0);
+  }
+  active_profile_ = 0;
+  swap_profile(profiles_[0]);
+  prepare_lookaheads();
+}
+
+void Executor::swap_profile(Profile& p) {
+  using std::swap;
+  swap(stats_.sampled_levels, p.levels);
+  swap(profile_visited_, p.visited);
+  swap(tail_from_, p.tail_from);
+  swap(tail_min_, p.tail_min);
+  swap(value_, p.value);
+  swap(block_run_, p.block_run);
+  swap(dp_run_, p.dp_run);
+  swap(host_leave_, p.host_leave);
+  swap(block_handback_, p.block_handback);
+  swap(dp_handback_, p.dp_handback);
   matched_ = {};
-  VertexId visited = 0;
-  for (const LevelShape& l : levels) profile_visited_.push_back(visited += l.frontier_vertices);
-  prepare_lookahead();
+}
+
+void Executor::use_profile(std::size_t k) {
+  if (k == active_profile_ || k >= profiles_.size()) return;
+  swap_profile(profiles_[active_profile_]);  // back to its slot
+  swap_profile(profiles_[k]);
+  active_profile_ = k;
+}
+
+void Executor::prepare_lookaheads() {
+  if (profiles_.size() <= 1) {
+    prepare_lookahead();
+    return;
+  }
+  for (std::size_t k = 0; k < profiles_.size(); ++k) {
+    use_profile(k);
+    prepare_lookahead();
+  }
 }
 
 void Executor::add_profile_features(strategies::FrontierState& state, std::size_t profile_level,
@@ -309,6 +393,26 @@ std::size_t Executor::matching_profile_level(VertexId visited) const {
           : std::min(static_cast<std::size_t>(at - profile_visited_.begin()), profile_visited_.size() - 1);
   matched_ = {visited, level};
   return level;
+}
+
+std::size_t Executor::matching_profile_level(VertexId visited, VertexId frontier) const {
+  const std::size_t level = matching_profile_level(visited);
+  if (level + 1 < profile_visited_.size() || tail_min_.empty() || frontier == 0) return level;
+  return std::min(level, tail_from_ + shrunk_to(tail_min_, frontier));
+}
+
+std::vector<VertexId> tail_minima(const std::vector<LevelShape>& levels, std::size_t from) {
+  std::vector<VertexId> minima;
+  for (std::size_t l = from; l < levels.size(); ++l) {
+    minima.push_back(std::min(levels[l].frontier_vertices, minima.empty() ? ~VertexId{0} : minima.back()));
+  }
+  return minima;
+}
+
+std::size_t shrunk_to(const std::vector<VertexId>& tail_min, VertexId frontier) {
+  if (tail_min.empty()) return 0;
+  const auto at = std::lower_bound(tail_min.begin(), tail_min.end(), frontier, std::greater<VertexId>());
+  return std::min(static_cast<std::size_t>(at - tail_min.begin()), tail_min.size() - 1);
 }
 
 std::vector<strategies::FrontierState> Executor::profile_states() const {
@@ -588,7 +692,11 @@ void Executor::upload_handback() {
         run.first_handback >= levels   ? std::numeric_limits<unsigned int>::max()
         : run.first_handback < 2 ? 0u
                                  : profile_visited_[run.first_handback - 2];
-    h->table = HandbackTable{h->model.data(), h->levels.data(), static_cast<unsigned int>(levels), price_from};
+    // A larger profile waiting: a run that outgrows this one stops for the planner to use it.
+    const unsigned int outgrown_at =
+        active_profile_ + 1 < profiles_.size() && levels > 0 ? profile_visited_.back() : ~0u;
+    h->table = HandbackTable{h->model.data(), h->levels.data(), static_cast<unsigned int>(levels), price_from,
+                             outgrown_at};
   }
 }
 
@@ -620,7 +728,7 @@ strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_
   state.representation =
       placement.bitmap_level == level ? FrontierRepresentation::Bitmap : FrontierRepresentation::Queue;
   state.location = placement.location;
-  add_profile_features(state, matching_profile_level(visited), visited);
+  add_profile_features(state, matching_profile_level(visited, frontier_vertices), visited);
   return state;
 }
 
@@ -729,10 +837,14 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   EdgeOffset examined = first.edges_examined;
   int level = context.level + 1;
   std::size_t at = decide ? matching_profile_level(end) : 0;
-  const std::size_t last_profile_level = profile_visited_.empty() ? 0 : profile_visited_.size() - 1;
+  std::size_t last_profile_level = profile_visited_.empty() ? 0 : profile_visited_.size() - 1;
   const char* stop = nullptr;
   for (;;) {
     if (decide) {
+      if (outgrow_profile(end, level)) {
+        at = 0;
+        last_profile_level = profile_visited_.empty() ? 0 : profile_visited_.size() - 1;
+      }
       while (at < last_profile_level && profile_visited_[at] < end) ++at;  // matching_profile_level
       if (!price_host_stay(end - begin, edges, at, fresh).stay()) {
         stop = "the cost models price leaving the host cheaper";
@@ -795,7 +907,8 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   std::array<Candidate, 8> candidates{};
   std::size_t count = 0;
   // The matching level of the sampled profile: what follows this level is priced from there.
-  const std::size_t next = matching_profile_level(stats_.num_vertices - state.unvisited_vertices) + 1;
+  const std::size_t next =
+      matching_profile_level(stats_.num_vertices - state.unvisited_vertices, state.frontier_vertices) + 1;
   const Place from = place_of(placement, state.level);
   const Conversions converted = conversions(from, state, end - placement.synced_end[1]);  // whoever runs
   for (std::size_t i = 0; i < strategies_.size() && count < candidates.size(); ++i) {
@@ -950,10 +1063,13 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   handed_back_ = nullptr;
   after_run_ = false;
   for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
+  use_profile(0);  // the smallest: outgrown as the BFS discovers more (outgrow_profile)
+  profile_switches_.clear();
   // A level's time runs from the end of the previous one: the decision and the executor's
   // bookkeeping count, as they do in the total.
   auto level_clock = std::chrono::steady_clock::now();
   while (end > begin) {
+    outgrow_profile(end, level);
     const strategies::FrontierState state =
         frontier_state(level, end - begin, end, frontier_edges, edges_out_of_reached, placement);
     const Choice choice = choose(state, placement);
@@ -1083,11 +1199,20 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   }
   pending_reasons_.clear();
   expand_device_runs(result);
+  for (const ProfileSwitch& p : profile_switches_) {
+    // One record per level now; a switch inside a host run is noted at its level.
+    if (p.level < 0 || static_cast<std::size_t>(p.level) >= result.levels.size()) continue;
+    char text[120];
+    std::snprintf(text, sizeof text, "; the BFS outgrew the sampled BFS of %u vertices: looks ahead with the one of %u",
+                  p.from, p.to);
+    result.levels[static_cast<std::size_t>(p.level)].reason += text;
+  }
 
   const auto collect_start = std::chrono::steady_clock::now();
   buffers_.collect(end, placement.location == Location::Device ? placement.synced_end[0] : end, result.distances,
                    result.parents);
   result.result_ms = microseconds_since(collect_start) / 1000.0;
+  use_profile(profiles_.empty() ? 0 : profiles_.size() - 1);  // the plan shows the largest
   learn_corrections();
   warmed_ = true;
 }

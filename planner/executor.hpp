@@ -60,6 +60,32 @@ double profile_discovered(const std::vector<LevelShape>& levels, const std::vect
                           std::size_t level, VertexId visited, EdgeOffset frontier_edges,
                           VertexId unvisited_vertices);
 
+/// Whether two sampled BFSs discovered as many vertices, within 10% of the larger count.
+inline bool similar_reach(VertexId a, VertexId b) {
+  const VertexId larger = a > b ? a : b;
+  return static_cast<double>(larger - (a > b ? b : a)) <= 0.1 * static_cast<double>(larger);
+}
+
+/// Of sampled BFSs with these reaches (vertices discovered), in the order sampled: the indices
+/// of those to keep, smallest reach first. One is dropped where one kept before it has a
+/// similar_reach (the same component, as a rule): a connected graph keeps its first.
+std::vector<std::size_t> distinct_profiles(const std::vector<VertexId>& reaches);
+
+/// The profile a BFS that has discovered `visited` vertices looks ahead with: the first of
+/// `reaches` (ascending) that reached at least as many, else the last. A BFS in a small
+/// component so is not priced as the giant component's, and one that outgrows a profile moves
+/// on to a larger one: cnr-2000's sampled source reached 14 vertices, and BFSs from sources
+/// reaching 2,531 and 325,557 ran past it with no levels to look ahead over (host levels of
+/// 5,000 arcs at 20 us against one_block's 10; privatized_queue at 20-35 us a level where a
+/// one_block run takes 3-7; H100, 2026-11-24).
+std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited);
+
+/// A sampled BFS's tail, from the level after its widest: by level, the smallest frontier so
+/// far (not increasing). Returns the first level of the tail whose frontier had shrunk to at
+/// most `frontier` vertices (the tail's last if none had; 0 for an empty tail).
+std::vector<VertexId> tail_minima(const std::vector<LevelShape>& levels, std::size_t from);
+std::size_t shrunk_to(const std::vector<VertexId>& tail_min, VertexId frontier);
+
 class Executor {
  public:
   /// Allocates everything (host, device when use_device, a checkpoint under Exhaustive) and
@@ -69,7 +95,12 @@ class Executor {
   /// Decide by these models from now on (nullptr: the SwitchRule); why names their source.
   void set_models(std::shared_ptr<const ModelSet> models, std::string why);
   /// The sampled level structure the decisions look ahead with (device-driven runs).
-  void set_level_profile(const std::vector<LevelShape>& levels);
+  void set_level_profile(const std::vector<LevelShape>& levels) { set_level_profiles({levels}); }
+  /// Several sampled BFSs (plan_bfs samples a few sources), those of distinct reach
+  /// (distinct_profiles). A BFS looks ahead with the smallest of them and moves on to the next
+  /// larger one when it has discovered more vertices than the one it uses (profile_for). Each
+  /// gets one more level of one vertex (and the mean out-degree's arcs) after its last.
+  void set_level_profiles(const std::vector<std::vector<LevelShape>>& profiles);
   /// Every level run from now on (and every Exhaustive trial) adds its samples to sink
   /// (nullptr: stop collecting). Exhaustive trials also add synchronized conversion samples.
   void collect_samples(std::vector<CostSample>* sink) { samples_ = sink; }
@@ -217,6 +248,13 @@ class Executor {
   void add_profile_features(strategies::FrontierState& state, std::size_t profile_level, VertexId visited) const;
   // The sampled level that had discovered `visited` vertices (the last one if none had).
   std::size_t matching_profile_level(VertexId visited) const;
+  // The same for a frontier of `frontier` vertices: past the profile's last level by count,
+  // where every level has discovered nearly all the vertices it will, the first level after
+  // the profile's widest whose frontier had shrunk to this size, if that is earlier. A tail
+  // matched by count alone had nothing ahead of it: soc-Slashdot0902's last three levels (55,
+  // 1, 1 vertices) each ran gather_pull (13-18 us) priced as the BFS's last, where a one_block
+  // run carries them in ~2 us each (H100, 2026-11-24).
+  std::size_t matching_profile_level(VertexId visited, VertexId frontier) const;
   struct ProfileMatch {
     VertexId visited = ~VertexId{0};
     std::size_t level = 0;
@@ -353,6 +391,49 @@ class Executor {
   HandbackBuffers block_handback_, dp_handback_;
   void upload_handback();
   std::vector<VertexId> profile_visited_;  // by profile level: vertices discovered through it
+  // The profile's tail: the level after its widest (tail_from_), and by level from there the
+  // smallest frontier so far (not increasing, for a binary search).
+  std::size_t tail_from_ = 0;
+  std::vector<VertexId> tail_min_;
+
+  // One sampled BFS and its lookahead. The profile in use lives in the members above
+  // (stats_.sampled_levels, profile_visited_, value_, the runs, host_leave_, the hand-back
+  // tables); profiles_[active_profile_] is their empty slot. Swapping moves vectors and device
+  // buffers, copies nothing, and keeps the hand-back tables' device pointers valid.
+  struct Profile {
+    std::vector<LevelShape> levels;
+    std::vector<VertexId> visited;
+    std::size_t tail_from = 0;
+    std::vector<VertexId> tail_min;
+    std::vector<PlaceCosts> value;
+    RunLookahead block_run, dp_run;
+    std::vector<std::array<double, 2>> host_leave;
+    HandbackBuffers block_handback, dp_handback;
+  };
+  std::vector<Profile> profiles_;          // by reach, smallest first
+  std::vector<VertexId> profile_reaches_;  // parallel to profiles_
+  std::size_t active_profile_ = 0;
+  void swap_profile(Profile& p);
+  void use_profile(std::size_t k);
+  // Moves on to the profile for a BFS that has discovered `visited` vertices before `level`
+  // where the one in use discovered fewer (profile_for); returns whether it did. The level log
+  // notes it (profile_switches_).
+  bool outgrow_profile(VertexId visited, int level) {
+    if (visited <= (profile_visited_.empty() ? 0 : profile_visited_.back()) ||
+        active_profile_ + 1 >= profiles_.size()) {
+      return false;
+    }
+    const VertexId from = profile_reaches_[active_profile_];
+    use_profile(profile_for(profile_reaches_, visited));
+    profile_switches_.push_back({level, from, profile_reaches_[active_profile_]});
+    return true;
+  }
+  struct ProfileSwitch {
+    int level;
+    VertexId from, to;  // the profiles' reaches
+  };
+  std::vector<ProfileSwitch> profile_switches_;  // this BFS's, noted in its level log
+  void prepare_lookaheads();  // prepare_lookahead for every profile; the largest in use after it
 
   // Online correction (PlanOptions::online_correction): log factors by slot and class (sizes
   // by powers of 4, in groups), with a per-slot fallback for each group not seen yet.

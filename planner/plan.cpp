@@ -94,11 +94,27 @@ struct Plan::Impl {
         warnings.push_back(mismatch + "; deciding by the built-in rule");
       }
     }
-    // The sampled level structure: one BFS from a random source (levels' frontier sizes do not
-    // depend on the strategies, so the built-in rule runs it).
-    const VertexId sampled_source = pick_sources(graph, 1, 1).front();
-    executor->stats().sampled_source = sampled_source;
-    executor->set_level_profile(executor->sample_levels(sampled_source));
+    // The sampled level structure: BFSs from random sources (levels' frontier sizes do not
+    // depend on the strategies, so the built-in rule runs them), until two reach as many
+    // vertices (within 10%: the same component, as a rule) or kProfileSources have run. A
+    // connected graph samples two and keeps one; cnr-2000 keeps four (10 to 325,557 vertices).
+    // Seed 2: not the sources of a run's --random-sources (seed 1 by default), which the
+    // profile would match exactly.
+    constexpr int kProfileSources = 4;
+    std::vector<std::vector<LevelShape>> profiles;
+    std::vector<VertexId> sources, reaches;
+    for (VertexId source : pick_sources(graph, kProfileSources, 2)) {
+      profiles.push_back(executor->sample_levels(source));
+      VertexId reach = 0;
+      for (const LevelShape& l : profiles.back()) reach += l.frontier_vertices;
+      const bool repeated =
+          std::any_of(reaches.begin(), reaches.end(), [&](VertexId r) { return detail::similar_reach(r, reach); });
+      sources.push_back(source);
+      reaches.push_back(reach);
+      if (repeated) break;
+    }
+    executor->stats().sampled_source = sources[detail::distinct_profiles(reaches).back()];  // the one shown
+    executor->set_level_profiles(profiles);
     if (entry == nullptr) {
       executor->set_models(nullptr, "built-in rule (" + join(why, "; ") + ")");
       return;

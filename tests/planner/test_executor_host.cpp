@@ -329,3 +329,73 @@ TEST_CASE("the share of random per-vertex accesses that miss the L2 grows with t
   CHECK(abfs::strategies::device_vertex_miss_share(stats, l2_bytes) == doctest::Approx(0.967).epsilon(0.01));
   CHECK(abfs::strategies::device_vertex_miss_share(stats, 0.0) == 0.0);  // unknown L2: no term
 }
+
+TEST_CASE("sampled profiles: one per component size, and a BFS uses the smallest it has not outgrown") {
+  using abfs::detail::distinct_profiles;
+  using abfs::detail::profile_for;
+  // cnr-2000's first four sampled sources reached 14, 2,531, 325,557 and 73 vertices: all kept,
+  // smallest first.
+  CHECK(distinct_profiles({14, 2'531, 325'557, 73}) == std::vector<std::size_t>{0, 3, 1, 2});
+  // A connected graph: two BFSs reach every vertex, the first is kept; within 10% counts as the
+  // same reach, beyond it does not.
+  CHECK(distinct_profiles({1'000'000, 1'000'000}) == std::vector<std::size_t>{0});
+  CHECK(distinct_profiles({100'000, 91'000, 55'006}) == std::vector<std::size_t>{2, 0});
+  CHECK(distinct_profiles({100, 89}) == std::vector<std::size_t>{1, 0});
+  CHECK(distinct_profiles({}).empty());
+  const std::vector<abfs::VertexId> reaches{14, 73, 2'531, 325'557};
+  CHECK(profile_for(reaches, 1) == 0);
+  CHECK(profile_for(reaches, 14) == 0);
+  CHECK(profile_for(reaches, 15) == 1);
+  CHECK(profile_for(reaches, 2'532) == 3);
+  CHECK(profile_for(reaches, 400'000) == 3);  // past every profile: the largest
+  CHECK(profile_for({}, 5) == 0);
+}
+
+TEST_CASE("an executor with profiles of two components runs BFSs in either and past both") {
+  // A path of 10 vertices (0-9) and one of 2,000 (10-2009): the BFS from 0 stays within the
+  // small profile, the one from 10 outgrows it, and one from the long path's middle starts in
+  // the small profile, moves to the large one and outlives it (1,000 levels against 2,000).
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+  for (abfs::VertexId v = 0; v + 1 < 10; ++v) arcs.emplace_back(v, v + 1);
+  for (abfs::VertexId v = 10; v + 1 < 2010; ++v) arcs.emplace_back(v, v + 1);
+  const abfs::Graph g = abfs::test::make_graph(2010, arcs, false);
+  abfs::detail::Executor executor(g, host_only(), false);
+  const std::vector<abfs::LevelShape> small = executor.sample_levels(0);
+  const std::vector<abfs::LevelShape> large = executor.sample_levels(10);
+  REQUIRE(small.size() == 10);
+  REQUIRE(large.size() == 2000);
+  executor.set_level_profiles({large, small, large});
+  // The largest is shown between BFSs, with its level past the end.
+  CHECK(executor.stats().sampled_levels.size() == 2001);
+  executor.set_models(hundredfold_too_fast_models(g), "test");
+  for (const abfs::VertexId source : {0u, 10u, 1010u, 5u}) {
+    abfs::BfsResult result;
+    executor.execute(source, result);
+    INFO("source " << source);
+    abfs::test::check_bfs(g, source, result);
+    CHECK(executor.stats().sampled_levels.size() == 2001);
+  }
+}
+
+TEST_CASE("a frontier in a BFS's tail is matched to the sampled level whose frontier had shrunk as far") {
+  using abfs::detail::shrunk_to;
+  using abfs::detail::tail_minima;
+  // soc-Slashdot0902-like: widest at level 4, then 5,744, 581, 55, 1, 1 vertices; a bump (90)
+  // after 55 does not move the match back.
+  std::vector<abfs::LevelShape> levels;
+  for (const abfs::VertexId f : {1u, 10u, 1'377u, 32'313u, 42'085u, 5'744u, 581u, 55u, 90u, 1u, 1u}) {
+    abfs::LevelShape shape;
+    shape.frontier_vertices = f;
+    levels.push_back(shape);
+  }
+  const std::vector<abfs::VertexId> tail = tail_minima(levels, 5);
+  CHECK(tail == std::vector<abfs::VertexId>{5'744, 581, 55, 55, 1, 1});
+  CHECK(shrunk_to(tail, 100'000) == 0);  // wider than the tail: its first level
+  CHECK(shrunk_to(tail, 581) == 1);
+  CHECK(shrunk_to(tail, 60) == 2);
+  CHECK(shrunk_to(tail, 55) == 2);
+  CHECK(shrunk_to(tail, 54) == 4);
+  CHECK(shrunk_to(tail, 1) == 4);
+  CHECK(shrunk_to({}, 7) == 0);
+  CHECK(tail_minima(levels, levels.size()).empty());
+}
