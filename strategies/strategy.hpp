@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -118,11 +119,14 @@ inline double expected_discovered(const FrontierState& state, const GraphStats& 
 /// predicted us = sum of coefficient[name] * value. Conversions of the frontier between host and
 /// device or queue and bitmap are the executor's and priced separately.
 struct CostFeatures {
-  static constexpr int kMaxFeatures = 10;
+  static constexpr int kMaxFeatures = 12;
   int size = 0;
   std::array<const char*, kMaxFeatures> names{};
   std::array<double, kMaxFeatures> values{};
+  /// @throws std::logic_error past kMaxFeatures (an eleventh feature of dynamic_parallel once
+  /// overwrote the array's neighbour unchecked: its calibration fitted every level at 0 us).
   void add(const char* name, double value) {
+    if (size >= kMaxFeatures) throw std::logic_error("CostFeatures: more than " + std::to_string(kMaxFeatures) + " features, at " + name);
     names[static_cast<std::size_t>(size)] = name;
     values[static_cast<std::size_t>(size)] = value;
     ++size;
