@@ -527,6 +527,11 @@ class DynamicParallel final : public Strategy {
     f.add("block_level", grid ? 0.0 : 1.0);
     f.add("block_vertices", grid ? 0.0 : vertices);
     f.add("block_edges", grid ? 0.0 : edges);
+    // A one-block level's arcs again where the visited bitmap is not in shared memory (over
+    // ~260,000 vertices: device-side launches get 48 KiB), its claims global atomics: cnr-2000's
+    // carried levels of ~5,000 arcs took 19-24 us, 5-9 predicted, one_block's (bitmap in shared
+    // memory) 9-11 (H100, 2026-11-24).
+    f.add("block_global_edges", grid || shared_visited_words_ != 0 ? 0.0 : edges);
     f.add("grid_level", grid ? 1.0 : 0.0);
     f.add("grid_vertices", grid ? vertices : 0.0);
     f.add("grid_edges", grid ? edges : 0.0);
