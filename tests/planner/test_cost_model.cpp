@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <stdexcept>
 
 namespace {
 
@@ -100,4 +101,13 @@ TEST_CASE("the decision picks the cheaper strategy, conversion costs included") 
   d[1].future_us = 100 * 2.3;  // now the carried levels save only 10 us: not worth 34 us
   abfs::detail::rank_candidates(d.data(), d.data() + d.size());
   CHECK(d[0].level_us == 2.0);
+}
+
+TEST_CASE("a strategy's features stop at their capacity with an error, not past it") {
+  abfs::strategies::CostFeatures f;
+  for (int i = 0; i < abfs::strategies::CostFeatures::kMaxFeatures; ++i) f.add("feature", static_cast<double>(i));
+  CHECK(f.size == abfs::strategies::CostFeatures::kMaxFeatures);
+  CHECK_THROWS_AS(f.add("one too many", 1.0), std::logic_error);
+  CHECK(f.size == abfs::strategies::CostFeatures::kMaxFeatures);
+  CHECK(f.values.back() == doctest::Approx(abfs::strategies::CostFeatures::kMaxFeatures - 1));
 }
