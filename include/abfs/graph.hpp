@@ -149,8 +149,9 @@ struct GraphStats {
   EdgeOffset median_out_degree = 0;
   EdgeOffset p90_out_degree = 0;
   EdgeOffset p99_out_degree = 0;
-  /// Level structure sampled by plan_bfs: one BFS from sampled_source, one entry per level
-  /// (empty from compute_stats).
+  /// Level structure sampled by plan_bfs: the largest of its sampled BFSs (up to four sources,
+  /// one per component size), from sampled_source, one entry per level and one assumed level
+  /// of one vertex past its end (empty from compute_stats).
   VertexId sampled_source = 0;
   std::vector<LevelShape> sampled_levels;
 };

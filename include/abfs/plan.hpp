@@ -124,7 +124,7 @@ class Plan {
   /// Where the per-level decisions come from: "wisdom for <device> (calibrated <date>)",
   /// "built-in rule (...why...)", "forced", ...
   const std::string& decision_source() const;
-  /// Graph statistics, with the sampled level structure (one BFS from a random source).
+  /// Graph statistics, with the sampled level structure (the largest sampled BFS).
   const GraphStats& graph_stats() const;
   /// The predicted schedule along the sampled level structure: one record per sampled level with
   /// the strategy the cost models pick, its predicted time and the runner-up (no measured
