@@ -225,18 +225,25 @@ int levels_before_limit(const abfs::BfsTree& reference, std::size_t limit) {
   return static_cast<int>(per_distance.size());
 }
 
+/// The device-driven strategies a hand-back table steers: one_block, dynamic_parallel, and
+/// dynamic_parallel with 32-vertex block queues (its grid levels decide in their last block).
+std::vector<std::pair<std::string, std::unique_ptr<s::Strategy>>> device_driven_runs() {
+  s::DynamicParallelConfig tiny;
+  tiny.block_loop.wqueue_capacity = 1;
+  std::vector<std::pair<std::string, std::unique_ptr<s::Strategy>>> runs;
+  runs.emplace_back("one_block", s::make_one_block());
+  runs.emplace_back("dynamic_parallel", s::make_dynamic_parallel());
+  runs.emplace_back("dynamic_parallel, 32-vertex block queue", s::make_dynamic_parallel(tiny));
+  return runs;
+}
+
 TEST_CASE("one_block and dynamic_parallel hand back before the levels their hand-back table prices cheaper "
           "off the run") {
   constexpr float kNever = std::numeric_limits<float>::infinity();
   constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
   const std::string reason = "the cost models price finishing off the run cheaper";
   auto pq = s::make_privatized_queue();
-  s::DynamicParallelConfig tiny;
-  tiny.block_loop.wqueue_capacity = 1;  // grid levels decide in their last block
-  std::vector<std::pair<std::string, std::unique_ptr<s::Strategy>>> runs;
-  runs.emplace_back("one_block", s::make_one_block());
-  runs.emplace_back("dynamic_parallel", s::make_dynamic_parallel());
-  runs.emplace_back("dynamic_parallel, 32-vertex block queue", s::make_dynamic_parallel(tiny));
+  const auto runs = device_driven_runs();
   // Leaving always wins (the planner's other choices cost 0): every run carries one level.
   const DeviceHandback always(1.0f, kNever, {{kAll, 0.0f, 0.0f, 0.0f, 0.0f}});
   // Leaving never wins: the table changes nothing.
@@ -297,12 +304,7 @@ TEST_CASE("one_block and dynamic_parallel stop where the BFS outgrows the profil
   constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
   const std::string reason = "the BFS outgrew the sampled profile the run was priced with";
   auto pq = s::make_privatized_queue();
-  s::DynamicParallelConfig tiny;
-  tiny.block_loop.wqueue_capacity = 1;  // grid levels decide in their last block
-  std::vector<std::pair<std::string, std::unique_ptr<s::Strategy>>> runs;
-  runs.emplace_back("one_block", s::make_one_block());
-  runs.emplace_back("dynamic_parallel", s::make_dynamic_parallel());
-  runs.emplace_back("dynamic_parallel, 32-vertex block queue", s::make_dynamic_parallel(tiny));
+  const auto runs = device_driven_runs();
   const DeviceHandback never(1.0f, kNever, {{kAll, 0.0f, kNever, 0.0f, 0.0f}});
   int stopped = 0;
   for (const auto& [name, strategy] : runs) {
