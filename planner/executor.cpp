@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 
 namespace abfs::detail {
 namespace {
@@ -262,8 +263,7 @@ void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& pr
     for (const LevelShape& l : levels) reach += l.frontier_vertices;
     reaches.push_back(reach);
   }
-  // The members hold the profile in use: park it, then rebuild every slot.
-  if (!profiles_.empty()) swap_profile(profiles_[active_profile_]);
+  profile_ = Profile{};
   profiles_.clear();
   profile_reaches_.clear();
   for (std::size_t k : distinct_profiles(reaches)) {
@@ -293,31 +293,19 @@ void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& pr
     profiles_.emplace_back();
     profile_reaches_.push_back(0);
   }
+  stats_.sampled_levels = profiles_.back().levels;  // shown: the largest
   active_profile_ = 0;
-  swap_profile(profiles_[0]);
-  prepare_lookaheads();
-}
-
-void Executor::swap_profile(Profile& p) {
-  using std::swap;
-  swap(stats_.sampled_levels, p.levels);
-  swap(profile_visited_, p.visited);
-  swap(tail_from_, p.tail_from);
-  swap(tail_min_, p.tail_min);
-  swap(value_, p.value);
-  swap(block_run_, p.block_run);
-  swap(dp_run_, p.dp_run);
-  swap(host_leave_, p.host_leave);
-  swap(block_handback_, p.block_handback);
-  swap(dp_handback_, p.dp_handback);
+  std::swap(profile_, profiles_[0]);
   matched_ = {};
+  prepare_lookaheads();
 }
 
 void Executor::use_profile(std::size_t k) {
   if (k == active_profile_ || k >= profiles_.size()) return;
-  swap_profile(profiles_[active_profile_]);  // back to its slot
-  swap_profile(profiles_[k]);
+  std::swap(profile_, profiles_[active_profile_]);  // back to its slot
+  std::swap(profile_, profiles_[k]);
   active_profile_ = k;
+  matched_ = {};
 }
 
 void Executor::prepare_lookaheads() {
@@ -333,12 +321,12 @@ void Executor::prepare_lookaheads() {
 
 void Executor::add_profile_features(strategies::FrontierState& state, std::size_t profile_level,
                                     VertexId visited) const {
-  if (profile_level >= stats_.sampled_levels.size()) return;
-  const LevelShape& shape = stats_.sampled_levels[profile_level];
+  if (profile_level >= profile_.levels.size()) return;
+  const LevelShape& shape = profile_.levels[profile_level];
   const PullScans scans = profile_pull_scans(shape, state.frontier_edges, state.unexplored_edges, stats_);
   state.pull_scanned_edges = scans.scanned_edges;
   state.pull_longest_scan = scans.longest_scan;
-  state.discovered_vertices = profile_discovered(stats_.sampled_levels, profile_visited_, profile_level, visited,
+  state.discovered_vertices = profile_discovered(profile_.levels, profile_.visited, profile_level, visited,
                                                  state.frontier_edges, state.unvisited_vertices);
 }
 
@@ -386,19 +374,19 @@ std::size_t Executor::matching_profile_level(VertexId visited) const {
   // The sampled level that had discovered as many vertices: levels of BFSs from different
   // sources line up by progress, not by number. A level asks twice (its state, its decision).
   if (visited == matched_.visited) return matched_.level;
-  const auto at = std::lower_bound(profile_visited_.begin(), profile_visited_.end(), visited);
+  const auto at = std::lower_bound(profile_.visited.begin(), profile_.visited.end(), visited);
   const std::size_t level =
-      profile_visited_.empty()
+      profile_.visited.empty()
           ? 0
-          : std::min(static_cast<std::size_t>(at - profile_visited_.begin()), profile_visited_.size() - 1);
+          : std::min(static_cast<std::size_t>(at - profile_.visited.begin()), profile_.visited.size() - 1);
   matched_ = {visited, level};
   return level;
 }
 
 std::size_t Executor::matching_profile_level(VertexId visited, VertexId frontier) const {
   const std::size_t level = matching_profile_level(visited);
-  if (level + 1 < profile_visited_.size() || tail_min_.empty() || frontier == 0) return level;
-  return std::min(level, tail_from_ + shrunk_to(tail_min_, frontier));
+  if (level + 1 < profile_.visited.size() || profile_.tail_min.empty() || frontier == 0) return level;
+  return std::min(level, profile_.tail_from + shrunk_to(profile_.tail_min, frontier));
 }
 
 std::vector<VertexId> tail_minima(const std::vector<LevelShape>& levels, std::size_t from) {
@@ -419,11 +407,11 @@ std::vector<strategies::FrontierState> Executor::profile_states() const {
   std::vector<strategies::FrontierState> states;
   VertexId visited = 0;
   EdgeOffset expanded = 0;
-  for (std::size_t level = 0; level < stats_.sampled_levels.size(); ++level) {
+  for (std::size_t level = 0; level < profile_.levels.size(); ++level) {
     strategies::FrontierState state;
     state.level = static_cast<int>(level);
-    state.frontier_vertices = stats_.sampled_levels[level].frontier_vertices;
-    state.frontier_edges = stats_.sampled_levels[level].frontier_edges;
+    state.frontier_vertices = profile_.levels[level].frontier_vertices;
+    state.frontier_edges = profile_.levels[level].frontier_edges;
     visited += state.frontier_vertices;
     state.unvisited_vertices = stats_.num_vertices - std::min(visited, stats_.num_vertices);
     state.unexplored_edges = stats_.num_edges - std::min(stats_.num_edges, expanded + state.frontier_edges);
@@ -498,9 +486,9 @@ double Executor::RunLookahead::to_go(std::size_t level) const {
 }
 
 void Executor::prepare_lookahead() {
-  value_.clear();
-  host_leave_.clear();
-  for (RunLookahead* run : {&block_run_, &dp_run_}) *run = RunLookahead{};
+  profile_.value.clear();
+  profile_.host_leave.clear();
+  for (RunLookahead* run : {&profile_.block_run, &profile_.dp_run}) *run = RunLookahead{};
   const bool host_model = model_of(host_strategy_).fit != nullptr;
   for (int c = 0; c < kHandbackClasses; ++c) {
     host_carried_[static_cast<std::size_t>(c)] =
@@ -513,13 +501,13 @@ void Executor::prepare_lookahead() {
                         return predict_carried_us(*host_strategy_, host_strategy_->cost_features(state, stats_), e);
                       });
   }
-  if (models_ == nullptr || stats_.sampled_levels.empty()) {
+  if (models_ == nullptr || profile_.levels.empty()) {
     upload_handback();
     return;
   }
   const std::vector<strategies::FrontierState> states = profile_states();
   const std::size_t levels = states.size();
-  for (RunLookahead* run : {&block_run_, &dp_run_}) {
+  for (RunLookahead* run : {&profile_.block_run, &profile_.dp_run}) {
     run->first_handback = levels;
     run->prefix.assign(levels + 1, 0.0);
     run->end.assign(levels + 1, levels);
@@ -540,8 +528,8 @@ void Executor::prepare_lookahead() {
       continued.grid_level = !fits_block[i];
       dp_us = predict_carried_us(*dp_strategy_, dp_strategy_->cost_features(continued, stats_), state.frontier_edges);
     }
-    block_run_.prefix[i + 1] = block_run_.prefix[i] + block_us;
-    dp_run_.prefix[i + 1] = dp_run_.prefix[i] + dp_us;
+    profile_.block_run.prefix[i + 1] = profile_.block_run.prefix[i] + block_us;
+    profile_.dp_run.prefix[i + 1] = profile_.dp_run.prefix[i] + dp_us;
   }
   // The cost to go, backwards over the profile (Bellman): the cheapest way to finish from each
   // level and place, every applicable strategy with its conversion from there. A run of
@@ -549,11 +537,11 @@ void Executor::prepare_lookahead() {
   // best, is cheaper than the planner's other choices there (leave); else it hands back, as the
   // device decides from the same numbers (upload_handback).
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
-  value_.assign(levels + 1, PlaceCosts{});
-  host_leave_.assign(levels, {kInfinity, kInfinity});
+  profile_.value.assign(levels + 1, PlaceCosts{});
+  profile_.host_leave.assign(levels, {kInfinity, kInfinity});
   for (std::size_t i = levels; i-- > 0;) {
     const strategies::FrontierState& state = states[i];
-    PlaceCosts& here = value_[i];
+    PlaceCosts& here = profile_.value[i];
     here.fill(kInfinity);
     double leave_block = kInfinity, leave_dp = kInfinity;
     std::array<double, 2> leave_host{kInfinity, kInfinity};  // from HostFresh, Host
@@ -608,17 +596,17 @@ void Executor::prepare_lookahead() {
       run.end[i] = can_carry && !(run.leave[i] < stay) ? run.end[i + 1] : i;
       if (can_carry && run.end[i] == i) run.first_handback = i;  // the loop runs backwards
     };
-    run_end(block_run_, leave_block, fits_block[i]);
-    run_end(dp_run_, leave_dp, dp_strategy_ != nullptr);
-    host_leave_[i] = leave_host;
+    run_end(profile_.block_run, leave_block, fits_block[i]);
+    run_end(profile_.dp_run, leave_dp, dp_strategy_ != nullptr);
+    profile_.host_leave[i] = leave_host;
   }
   upload_handback();
 }
 
 void Executor::upload_handback() {
-  const bool use = buffers_.has_device() && models_ != nullptr && !value_.empty();
+  const bool use = buffers_.has_device() && models_ != nullptr && !profile_.value.empty();
   constexpr float kNever = std::numeric_limits<float>::infinity();
-  const std::size_t levels = use ? value_.size() - 1 : 0;
+  const std::size_t levels = use ? profile_.value.size() - 1 : 0;
   auto state_of = [&](VertexId vertices, EdgeOffset arcs, bool grid, double discovered = 0.0) {
     // Affine in the frontier without its discoveries, which the decision adds from the profile
     // (grid_per_discovered, HandbackLevel::discovered_per_arc).
@@ -645,10 +633,10 @@ void Executor::upload_handback() {
                                              conversions(Place::DeviceQueue, state, 0));
                       });
   }
-  for (HandbackBuffers* h : {&block_handback_, &dp_handback_}) {
-    const bool dp = h == &dp_handback_;
+  for (HandbackBuffers* h : {&profile_.block_handback, &profile_.dp_handback}) {
+    const bool dp = h == &profile_.dp_handback;
     strategies::Strategy* s = dp ? dp_strategy_ : block_strategy_;
-    const RunLookahead& run = dp ? dp_run_ : block_run_;
+    const RunLookahead& run = dp ? profile_.dp_run : profile_.block_run;
     h->table = HandbackTable{};
     if (!use || s == nullptr || model_of(s).fit == nullptr) continue;
     HandbackModel& m = h->model_host;
@@ -674,10 +662,10 @@ void Executor::upload_handback() {
     }
     h->levels_host.resize(levels);
     for (std::size_t k = 0; k < levels; ++k) {
-      h->levels_host[k] = HandbackLevel{profile_visited_[k], static_cast<float>(run.to_go(k + 1)),
+      h->levels_host[k] = HandbackLevel{profile_.visited[k], static_cast<float>(run.to_go(k + 1)),
                                         static_cast<float>(run.leave[k]),
-                                        static_cast<float>(value_[k + 1][static_cast<std::size_t>(Place::Host)]),
-                                        static_cast<float>(profile_discovered_per_arc(stats_.sampled_levels, k))};
+                                        static_cast<float>(profile_.value[k + 1][static_cast<std::size_t>(Place::Host)]),
+                                        static_cast<float>(profile_discovered_per_arc(profile_.levels, k))};
     }
     if (h->model.size() != 1) h->model = DeviceBuffer<HandbackModel>(1);
     if (h->levels.size() != levels) h->levels = DeviceBuffer<HandbackLevel>(levels);
@@ -691,10 +679,10 @@ void Executor::upload_handback() {
     const unsigned int price_from =
         run.first_handback >= levels   ? std::numeric_limits<unsigned int>::max()
         : run.first_handback < 2 ? 0u
-                                 : profile_visited_[run.first_handback - 2];
+                                 : profile_.visited[run.first_handback - 2];
     // A larger profile waiting: a run that outgrows this one stops for the planner to use it.
     const unsigned int outgrown_at =
-        active_profile_ + 1 < profiles_.size() && levels > 0 ? profile_visited_.back() : ~0u;
+        active_profile_ + 1 < profiles_.size() && levels > 0 ? profile_.visited.back() : ~0u;
     h->table = HandbackTable{h->model.data(), h->levels.data(), static_cast<unsigned int>(levels), price_from,
                              outgrown_at};
   }
@@ -702,13 +690,13 @@ void Executor::upload_handback() {
 
 double Executor::future_us(const strategies::Strategy& s, Place from, std::size_t next, std::size_t* carried_levels,
                            double* carried_us) const {
-  const std::size_t levels = value_.empty() ? 0 : value_.size() - 1;
+  const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
   if (next >= levels) return 0.0;
-  const RunLookahead* run = &s == block_strategy_ ? &block_run_ : &s == dp_strategy_ ? &dp_run_ : nullptr;
+  const RunLookahead* run = &s == block_strategy_ ? &profile_.block_run : &s == dp_strategy_ ? &profile_.dp_run : nullptr;
   if (run == nullptr) {
     if (carried_levels != nullptr) *carried_levels = 0;
     if (carried_us != nullptr) *carried_us = 0.0;
-    return value_[next][static_cast<std::size_t>(place_after(s, from))];
+    return profile_.value[next][static_cast<std::size_t>(place_after(s, from))];
   }
   const std::size_t stop = run->end[next];
   if (carried_levels != nullptr) *carried_levels = stop - next;
@@ -777,11 +765,11 @@ bool Executor::continue_on_host(const strategies::FrontierState& state, const Pl
                                 Choice& choice) const {
   // A host level after a host level: the frontier stays with cpu_expand while its predicted
   // level and the cost to go after it do not exceed the sampled profile's best way off the host
-  // at the matching level (host_leave_), as a device-driven run decides whether to hand back.
+  // at the matching level (profile_.host_leave), as a device-driven run decides whether to hand back.
   // The lookahead's recursion for the host place is the same comparison, so this is the full
   // decision with the other strategies priced at the profile's frontier instead of this one:
   // one strategy priced instead of five (~1 us a level on the H100's host, 2026-11-22).
-  if (placement.location != Location::Host || state.level == 0 || host_leave_.empty()) return false;
+  if (placement.location != Location::Host || state.level == 0 || profile_.host_leave.empty()) return false;
   if (model_of(host_strategy_).fit == nullptr) return false;
   const std::size_t at = matching_profile_level(stats_.num_vertices - state.unvisited_vertices);
   const HostStay price = price_host_stay(state.frontier_vertices, state.frontier_edges, at,
@@ -803,18 +791,18 @@ Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOff
                                              bool fresh) const {
   HostStay price;
   price.level_us = host_carried_us(frontier_vertices, frontier_edges);
-  const std::size_t levels = value_.size() - 1;
+  const std::size_t levels = profile_.value.size() - 1;
   const Place after = fresh ? Place::HostFresh : Place::Host;
-  price.after_us = at + 1 < levels ? value_[at + 1][static_cast<std::size_t>(after)] : 0.0;
+  price.after_us = at + 1 < levels ? profile_.value[at + 1][static_cast<std::size_t>(after)] : 0.0;
   const std::size_t k = fresh ? 0 : 1;
   price.leave_us =
-      host_leave_[at][k] + host_leave_shift_[k][static_cast<std::size_t>(arcs_size_class(frontier_edges))];
+      profile_.host_leave[at][k] + host_leave_shift_[k][static_cast<std::size_t>(arcs_size_class(frontier_edges))];
   return price;
 }
 
 void Executor::shift_host_leave(const Choice& choice, VertexId frontier_vertices, EdgeOffset frontier_edges,
                                 std::size_t at, bool fresh) {
-  if (!std::isfinite(choice.stay_margin_us) || at >= host_leave_.size()) return;
+  if (!std::isfinite(choice.stay_margin_us) || at >= profile_.host_leave.size()) return;
   double& shift = host_leave_shift_[fresh ? 0 : 1][static_cast<std::size_t>(arcs_size_class(frontier_edges))];
   shift = 0.0;
   const HostStay unshifted = price_host_stay(frontier_vertices, frontier_edges, at, fresh);
@@ -837,15 +825,15 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   EdgeOffset examined = first.edges_examined;
   int level = context.level + 1;
   std::size_t at = decide ? matching_profile_level(end) : 0;
-  std::size_t last_profile_level = profile_visited_.empty() ? 0 : profile_visited_.size() - 1;
+  std::size_t last_profile_level = profile_.visited.empty() ? 0 : profile_.visited.size() - 1;
   const char* stop = nullptr;
   for (;;) {
     if (decide) {
       if (outgrow_profile(end, level)) {
         at = 0;
-        last_profile_level = profile_visited_.empty() ? 0 : profile_visited_.size() - 1;
+        last_profile_level = profile_.visited.empty() ? 0 : profile_.visited.size() - 1;
       }
-      while (at < last_profile_level && profile_visited_[at] < end) ++at;  // matching_profile_level
+      while (at < last_profile_level && profile_.visited[at] < end) ++at;  // matching_profile_level
       if (!price_host_stay(end - begin, edges, at, fresh).stay()) {
         stop = "the cost models price leaving the host cheaper";
         break;
@@ -1125,14 +1113,14 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     strategies::LevelContext context{buffers_, level, begin, end, frontier_edges};
     if (!schedule_.empty()) context.max_levels = 1;  // the next level runs the next scheduled strategy
     if (choice.priced) {  // a run the models chose stops where they price leaving cheaper
-      if (&strategy == block_strategy_) context.handback = block_handback_.table;
-      if (&strategy == dp_strategy_) context.handback = dp_handback_.table;
+      if (&strategy == block_strategy_) context.handback = profile_.block_handback.table;
+      if (&strategy == dp_strategy_) context.handback = profile_.dp_handback.table;
     }
     // cpu_expand goes on in a host run where nothing else could run (forced, or no device), or
     // while the models say stay (they chose it); a schedule decides every level itself.
     const bool host_run = host_runs_ && &strategy == host_strategy_ && schedule_.empty();
     const bool only_host = forced_ == host_strategy_ || strategies_.size() == 1;
-    const bool decide = !only_host && choice.priced && !host_leave_.empty();
+    const bool decide = !only_host && choice.priced && !profile_.host_leave.empty();
     const strategies::LevelOutcome outcome =
         host_run && (only_host || decide)
             ? run_on_host(context, decide, placement.synced(Location::Device) == 0, level_start)
@@ -1212,7 +1200,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   buffers_.collect(end, placement.location == Location::Device ? placement.synced_end[0] : end, result.distances,
                    result.parents);
   result.result_ms = microseconds_since(collect_start) / 1000.0;
-  use_profile(profiles_.empty() ? 0 : profiles_.size() - 1);  // the plan shows the largest
+  use_profile(profiles_.empty() ? 0 : profiles_.size() - 1);  // predict_profile prices the largest
   learn_corrections();
   warmed_ = true;
 }

@@ -200,7 +200,7 @@ class Executor {
   bool continue_on_host(const strategies::FrontierState& state, const Placement& placement, Choice& choice) const;
   // The stay-or-leave test on the host at profile level `at` (continue_on_host, run_on_host):
   // cpu_expand's level as a host run carries it (host_carried_), then the cost to go from the
-  // host, against the profile's best way off the host (host_leave_) moved by this BFS's
+  // host, against the profile's best way off the host (Profile::host_leave) moved by this BFS's
   // host_leave_shift_. fresh: the BFS has not used the device.
   struct HostStay {
     double level_us = 0.0;
@@ -341,9 +341,7 @@ class Executor {
   void expand_device_runs(BfsResult& result);
   // levels[index] reset to a default record (appended when index == levels.size()).
   static LevelRecord& reuse_record(std::vector<LevelRecord>& levels, std::size_t index);
-  // Lookahead over the sampled profile (prepare_lookahead): the cost to go from each profile
-  // level and place (value_), and for each device-driven strategy its runs over the profile.
-  std::vector<PlaceCosts> value_;
+  // A device-driven strategy's runs over a profile (prepare_lookahead).
   struct RunLookahead {
     std::vector<double> prefix;    // by profile level: the carried levels' time before it
     std::vector<std::size_t> end;  // where a run reaching the level stops (levels: it does not)
@@ -352,7 +350,6 @@ class Executor {
     // The run carrying on from level at its best: its carried levels, then leaving.
     double to_go(std::size_t level) const;
   };
-  RunLookahead block_run_, dp_run_;
   // cpu_expand's level inside a host run (no executor overhead, the correction of carried
   // levels), affine by size class of the frontier's arcs (prepare_lookahead).
   std::array<AffineCost, kHandbackClasses> host_carried_{};
@@ -363,9 +360,6 @@ class Executor {
   }
   std::vector<DeviceLevelRecord> host_run_levels_;  // the last host run's levels (run_on_host)
   bool host_runs_ = true;
-  // By profile level: the cost to go without cpu_expand from the host, [0] before the BFS
-  // used the device, [1] after (continue_on_host).
-  std::vector<std::array<double, 2>> host_leave_;
   // The stay test's correction to this BFS, by [fresh?0:1][size class of the frontier's arcs]:
   // where the full decision kept cpu_expand after the stay test had priced leaving cheaper, the
   // amount that makes the stay test's margin at that level the full decision's. The two price
@@ -388,38 +382,36 @@ class Executor {
     DeviceBuffer<HandbackLevel> levels;
     HandbackTable table;
   };
-  HandbackBuffers block_handback_, dp_handback_;
   void upload_handback();
-  std::vector<VertexId> profile_visited_;  // by profile level: vertices discovered through it
-  // The profile's tail: the level after its widest (tail_from_), and by level from there the
-  // smallest frontier so far (not increasing, for a binary search).
-  std::size_t tail_from_ = 0;
-  std::vector<VertexId> tail_min_;
 
-  // One sampled BFS and its lookahead. The profile in use lives in the members above
-  // (stats_.sampled_levels, profile_visited_, value_, the runs, host_leave_, the hand-back
-  // tables); profiles_[active_profile_] is their empty slot. Swapping moves vectors and device
-  // buffers, copies nothing, and keeps the hand-back tables' device pointers valid.
+  // One sampled BFS (its levels, then one assumed level past its end) and the lookahead over
+  // it (prepare_lookahead).
   struct Profile {
     std::vector<LevelShape> levels;
-    std::vector<VertexId> visited;
+    std::vector<VertexId> visited;  // by level: vertices discovered through it
+    // The tail: the level after the widest (tail_from), and by level from there the smallest
+    // frontier so far (not increasing, for a binary search).
     std::size_t tail_from = 0;
     std::vector<VertexId> tail_min;
-    std::vector<PlaceCosts> value;
+    std::vector<PlaceCosts> value;  // by level and place: the cost to go
     RunLookahead block_run, dp_run;
+    // By level: the cost to go without cpu_expand from the host, [0] before the BFS used the
+    // device, [1] after (continue_on_host).
     std::vector<std::array<double, 2>> host_leave;
     HandbackBuffers block_handback, dp_handback;
   };
+  // The profile in use; profiles_[active_profile_] is its empty slot. Swapping moves vectors
+  // and device buffers, copies nothing, and keeps the hand-back tables' device pointers valid.
+  Profile profile_;
   std::vector<Profile> profiles_;          // by reach, smallest first
   std::vector<VertexId> profile_reaches_;  // parallel to profiles_
   std::size_t active_profile_ = 0;
-  void swap_profile(Profile& p);
   void use_profile(std::size_t k);
   // Moves on to the profile for a BFS that has discovered `visited` vertices before `level`
   // where the one in use discovered fewer (profile_for); returns whether it did. The level log
   // notes it (profile_switches_).
   bool outgrow_profile(VertexId visited, int level) {
-    if (visited <= (profile_visited_.empty() ? 0 : profile_visited_.back()) ||
+    if (visited <= (profile_.visited.empty() ? 0 : profile_.visited.back()) ||
         active_profile_ + 1 >= profiles_.size()) {
       return false;
     }
