@@ -351,29 +351,42 @@ TEST_CASE("sampled profiles: one per component size, and a BFS uses the smallest
   CHECK(profile_for({}, 5) == 0);
 }
 
-TEST_CASE("an executor with profiles of two components runs BFSs in either and past both") {
-  // A path of 10 vertices (0-9) and one of 2,000 (10-2009): the BFS from 0 stays within the
-  // small profile, the one from 10 outgrows it, and one from the long path's middle starts in
-  // the small profile, moves to the large one and outlives it (1,000 levels against 2,000).
+TEST_CASE("an executor with profiles of two components moves to the larger where a BFS outgrows the smaller") {
+  // A path of 10 vertices (0-9) and one of 2,000 (10-2009), a profile from each (and a repeat,
+  // dropped). BFSs in the short path stay with its profile; one from the long path's end moves
+  // on before level 11 (11 vertices discovered: the short profile's 10 and its assumed level),
+  // one from its middle before level 6 (1 + 2 x 5 = 11, then 13). With host runs off every level
+  // is decided apart, so the log shows where; with them on the results must hold as well.
   std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
   for (abfs::VertexId v = 0; v + 1 < 10; ++v) arcs.emplace_back(v, v + 1);
   for (abfs::VertexId v = 10; v + 1 < 2010; ++v) arcs.emplace_back(v, v + 1);
   const abfs::Graph g = abfs::test::make_graph(2010, arcs, false);
-  abfs::detail::Executor executor(g, host_only(), false);
-  const std::vector<abfs::LevelShape> small = executor.sample_levels(0);
-  const std::vector<abfs::LevelShape> large = executor.sample_levels(10);
-  REQUIRE(small.size() == 10);
-  REQUIRE(large.size() == 2000);
-  executor.set_level_profiles({large, small, large});
-  // The largest is shown between BFSs, with its level past the end.
-  CHECK(executor.stats().sampled_levels.size() == 2001);
-  executor.set_models(hundredfold_too_fast_models(g), "test");
-  for (const abfs::VertexId source : {0u, 10u, 1010u, 5u}) {
-    abfs::BfsResult result;
-    executor.execute(source, result);
-    INFO("source " << source);
-    abfs::test::check_bfs(g, source, result);
+  const std::string moved = "the BFS outgrew the sampled BFS of 10 vertices: looks ahead with the one of 2000";
+  for (const bool host_runs : {false, true}) {
+    CAPTURE(host_runs);
+    abfs::detail::Executor executor(g, host_only(), false);
+    const std::vector<abfs::LevelShape> small = executor.sample_levels(0);
+    const std::vector<abfs::LevelShape> large = executor.sample_levels(10);
+    REQUIRE(small.size() == 10);
+    REQUIRE(large.size() == 2000);
+    executor.set_level_profiles({large, small, large});
+    // The largest is shown between BFSs, with its level past the end.
     CHECK(executor.stats().sampled_levels.size() == 2001);
+    executor.set_models(hundredfold_too_fast_models(g), "test");
+    executor.set_host_runs(host_runs);
+    const std::vector<std::pair<abfs::VertexId, int>> moves{{0, -1}, {10, 11}, {1010, 6}, {5, -1}};  // -1: none
+    for (const auto& [source, level] : moves) {
+      CAPTURE(source);
+      abfs::BfsResult result;
+      executor.execute(source, result);
+      abfs::test::check_bfs(g, source, result);
+      CHECK(executor.stats().sampled_levels.size() == 2001);
+      if (host_runs) continue;
+      for (const auto& l : result.levels) {
+        CAPTURE(l.level);
+        CHECK((l.reason.find(moved) != std::string::npos) == (l.level == level));
+      }
+    }
   }
 }
 
