@@ -282,9 +282,8 @@ void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& pr
     }
     VertexId visited = 0;
     for (const LevelShape& l : p.levels) p.visited.push_back(visited += l.frontier_vertices);
-    const auto widest = std::max_element(p.levels.begin(), p.levels.end(), [](const LevelShape& a, const LevelShape& b) {
-      return a.frontier_vertices < b.frontier_vertices;
-    });
+    auto narrower = [](const LevelShape& a, const LevelShape& b) { return a.frontier_vertices < b.frontier_vertices; };
+    const auto widest = std::max_element(p.levels.begin(), p.levels.end(), narrower);
     p.tail_from = static_cast<std::size_t>(widest - p.levels.begin()) + 1;
     p.tail_min = tail_minima(p.levels, p.tail_from);
     profile_reaches_.push_back(reaches[k]);
@@ -692,7 +691,9 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
                            double* carried_us) const {
   const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
   if (next >= levels) return 0.0;
-  const RunLookahead* run = &s == block_strategy_ ? &profile_.block_run : &s == dp_strategy_ ? &profile_.dp_run : nullptr;
+  const RunLookahead* run = &s == block_strategy_ ? &profile_.block_run
+                            : &s == dp_strategy_  ? &profile_.dp_run
+                                                  : nullptr;
   if (run == nullptr) {
     if (carried_levels != nullptr) *carried_levels = 0;
     if (carried_us != nullptr) *carried_us = 0.0;

@@ -126,7 +126,9 @@ struct CostFeatures {
   /// @throws std::logic_error past kMaxFeatures (an eleventh feature of dynamic_parallel once
   /// overwrote the array's neighbour unchecked: its calibration fitted every level at 0 us).
   void add(const char* name, double value) {
-    if (size >= kMaxFeatures) throw std::logic_error("CostFeatures: more than " + std::to_string(kMaxFeatures) + " features, at " + name);
+    if (size >= kMaxFeatures) {
+      throw std::logic_error("CostFeatures: more than " + std::to_string(kMaxFeatures) + " features, at " + name);
+    }
     names[static_cast<std::size_t>(size)] = name;
     values[static_cast<std::size_t>(size)] = value;
     ++size;
