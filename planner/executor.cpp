@@ -258,11 +258,7 @@ std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited) 
 
 void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& profiles) {
   std::vector<VertexId> reaches;
-  for (const auto& levels : profiles) {
-    VertexId reach = 0;
-    for (const LevelShape& l : levels) reach += l.frontier_vertices;
-    reaches.push_back(reach);
-  }
+  for (const auto& levels : profiles) reaches.push_back(profile_reach(levels));
   profile_ = Profile{};
   profiles_.clear();
   profile_reaches_.clear();

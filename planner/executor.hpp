@@ -60,6 +60,13 @@ double profile_discovered(const std::vector<LevelShape>& levels, const std::vect
                           std::size_t level, VertexId visited, EdgeOffset frontier_edges,
                           VertexId unvisited_vertices);
 
+/// The vertices a sampled BFS discovered: its frontiers' sizes summed.
+inline VertexId profile_reach(const std::vector<LevelShape>& levels) {
+  VertexId reach = 0;
+  for (const LevelShape& l : levels) reach += l.frontier_vertices;
+  return reach;
+}
+
 /// Whether two sampled BFSs discovered as many vertices, within 10% of the larger count.
 inline bool similar_reach(VertexId a, VertexId b) {
   const VertexId larger = a > b ? a : b;

@@ -105,8 +105,7 @@ struct Plan::Impl {
     std::vector<VertexId> sources, reaches;
     for (VertexId source : pick_sources(graph, kProfileSources, 2)) {
       profiles.push_back(executor->sample_levels(source));
-      VertexId reach = 0;
-      for (const LevelShape& l : profiles.back()) reach += l.frontier_vertices;
+      const VertexId reach = detail::profile_reach(profiles.back());
       const bool repeated =
           std::any_of(reaches.begin(), reaches.end(), [&](VertexId r) { return detail::similar_reach(r, reach); });
       sources.push_back(source);
