@@ -57,6 +57,9 @@ struct DecisionCandidate {
   /// The cheapest way to finish the BFS from where this candidate leaves the frontier (the
   /// sampled profile's cost to go, conversions included).
   double future_us = 0.0;
+  /// The factor level_us carries from this BFS's earlier levels of the strategy (1: none;
+  /// Executor::surprise_).
+  double surprise = 1.0;
   /// What the decision compares: this level's cost, conversion included, the levels it
   /// carries, and the cost to go after it (a Bellman lookahead over the sampled profile).
   double score() const { return level_us + conversion_us + carried_us + future_us; }

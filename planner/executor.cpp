@@ -165,6 +165,17 @@ void Executor::observe_at(std::size_t slot, EdgeOffset size, int group, double c
                            static_cast<float>(measured_us), static_cast<float>(uncorrected)});
 }
 
+void Executor::note_surprise(const strategies::Strategy& s, double predicted_us, double measured_us) {
+  const std::size_t slot = correction_slot(&s);
+  if (!options_.online_correction || slot >= surprise_.size() || !(predicted_us > 0.0)) return;
+  double& factor = surprise_[slot];
+  if (measured_us > kSurpriseRatio * predicted_us && measured_us - predicted_us > kSurpriseUs) {
+    factor = std::min(factor * measured_us / predicted_us, kSurpriseCap);
+  } else if (factor > 1.0 && measured_us < predicted_us) {
+    factor = std::max(1.0, factor * measured_us / predicted_us);
+  }
+}
+
 void Executor::learn_corrections() {
   if (!past_first_bfs_) {
     // An executor's first BFS pays one-time costs later ones do not: pages and caches touched
@@ -904,6 +915,8 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     c.strategy = s;
     c.level_us = predict_level_us(i, s->cost_features(state, stats_), state.frontier_edges,
                                   level_group(*s, placement.location, state.level, after_run_));
+    c.surprise = i < surprise_.size() ? surprise_[i] : 1.0;
+    c.level_us *= c.surprise;
     c.conversion_us = conversion_us(*s, from, converted);
     // A device-driven run carries the following levels too; every candidate is charged what
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
@@ -932,6 +945,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     choice.model_reason.carried_levels[k] = c.carried_levels;
     choice.model_reason.carried_us[k] = c.carried_us;
     choice.model_reason.future_us[k] = c.future_us;
+    choice.model_reason.surprise[k] = c.surprise;
   }
   if (count > 1) {
     choice.runner_up = candidates[1].strategy->name();  // static storage
@@ -952,6 +966,10 @@ std::string Executor::format_reason(const ModelReason& why) {
   for (int k = 0; k < kReasonCandidates && why.name[k] != nullptr; ++k) {
     std::snprintf(text, sizeof text, "%s%s %.1f us", k == 0 ? "cheapest: " : " < ", why.name[k], why.us[k]);
     reason += text;
+    if (why.surprise[k] > 1.0) {
+      std::snprintf(text, sizeof text, " (x%.1f: slower than priced earlier in this BFS)", why.surprise[k]);
+      reason += text;
+    }
     if (why.carried_levels[k] > 0) {
       std::snprintf(text, sizeof text, " (+%zu levels on the device %.1f us)", why.carried_levels[k],
                     why.carried_us[k]);
@@ -1048,6 +1066,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   handed_back_ = nullptr;
   after_run_ = false;
   for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
+  surprise_.assign(strategies_.size(), 1.0);
   use_profile(0);  // the smallest: outgrown as the BFS discovers more (outgrow_profile)
   profile_switches_.clear();
   // A level's time runs from the end of the previous one: the decision and the executor's
@@ -1094,6 +1113,10 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const auto convert_start = converts ? std::chrono::steady_clock::now() : level_clock;
     const VertexId device_end = placement.synced(Location::Device);
     const int group = level_group(strategy, placement.location, level, after_run_);
+    // The level's price includes this BFS's surprise factor where the models chose it; the
+    // online correction learns from the price without it.
+    const std::size_t slot = correction_slot(&strategy);
+    const double surprise = choice.priced && slot < surprise_.size() ? surprise_[slot] : 1.0;
     if (move_for(strategy, placement, begin, end) && placement.location == Location::Device) {
       // As a plan pays it: host time, the copy and the scatter left in flight.
       const double upload_us = microseconds_since(convert_start);
@@ -1134,7 +1157,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.time_us = wall_us;
       record.device_us = outcome.device_us;
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, wall_us});
-      observe(&strategy, state.frontier_edges, group, record.predicted_us, wall_us);
+      observe(&strategy, state.frontier_edges, group, record.predicted_us / surprise, wall_us);
+      if (choice.priced) note_surprise(strategy, record.predicted_us, wall_us);
     } else {
       // A device-driven run (or a host run): one record per level advanced, timed by the
       // device's clock (the host's); the first also carries the launch and the host
@@ -1151,7 +1175,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         record.device_us = static_cast<double>(device_levels[0].end_ns - device_levels[0].start_ns) / 1000.0;
       }
       record.time_us = std::max(0.0, wall_us - later_us);
-      observe(&strategy, state.frontier_edges, group, record.predicted_us, record.time_us);
+      observe(&strategy, state.frontier_edges, group, record.predicted_us / surprise, record.time_us);
+      if (choice.priced) note_surprise(strategy, record.predicted_us, record.time_us);
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, record.time_us});
       device_runs_.push_back({&strategy, index, end, edges_out_of_reached + frontier_edges,
                               carried_levels_.size(), outcome.levels_advanced - 1, outcome.stop_reason});

@@ -140,6 +140,7 @@ class Executor {
     std::size_t carried_levels[kReasonCandidates] = {};
     double carried_us[kReasonCandidates] = {};
     double future_us[kReasonCandidates] = {};
+    double surprise[kReasonCandidates] = {};  // the candidate's in-BFS factor (surprise_), 1: none
     bool host_run = false;  // continue_on_host: us[1] is the profile's best way off the host
     const char* left_out = nullptr;  // a strategy not priced: its run handed back at this level
   };
@@ -326,6 +327,17 @@ class Executor {
   const strategies::Strategy* handed_back_ = nullptr;
   // Whether this level is where a device-driven run stopped before the BFS ended (kAfterRun).
   bool after_run_ = false;
+  // This BFS's surprise factors by strategy slot (1: none). The online correction learns
+  // between BFSs, so a strategy the models misprice on this BFS's part of the graph kept its
+  // price for the whole BFS: uk-2007-05@100000's source 13387 ran gather_pull for 13 levels at
+  // 135-280 us, each priced 28, where privatized_queue took ~25 (2.12 ms against the next
+  // round's 0.53; H100, 2026-11-24). A level that takes kSurpriseRatio times its price and
+  // kSurpriseUs more multiplies the strategy's later prices in this BFS by that ratio
+  // (note_surprise); one that takes less than its price brings the factor back towards 1.
+  // Spikes (40-60 us on levels of 20-100) stay below both bounds.
+  static constexpr double kSurpriseRatio = 3.0, kSurpriseUs = 60.0, kSurpriseCap = 16.0;
+  std::vector<double> surprise_;
+  void note_surprise(const strategies::Strategy& s, double predicted_us, double measured_us);
   // The device-driven runs and host runs of the BFS being executed: the record of the level
   // each started (an index into the result's levels, before expansion), the visit order's end
   // and the arcs expanded before its second level, and its carried levels (copies of the level

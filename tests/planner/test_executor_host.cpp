@@ -412,3 +412,36 @@ TEST_CASE("a frontier in a BFS's tail is matched to the sampled level whose fron
   CHECK(shrunk_to({}, 7) == 0);
   CHECK(tail_minima(levels, levels.size()).empty());
 }
+
+TEST_CASE("a level far slower than priced raises its strategy's price for the rest of the BFS") {
+  // cpu_expand priced at ~1/100 of its levels: the first level that takes 3x its price and 60 us
+  // more (kron:16's large levels take milliseconds) prices every later level of that BFS higher,
+  // and the log says so; without online correction nothing changes. With host runs off every
+  // level is decided apart.
+  const abfs::Graph g = abfs::generate_kronecker(16, 16, 1);
+  const abfs::VertexId source = abfs::test::sample_sources(g, 1).front();
+  const std::string note = "slower than priced earlier in this BFS";
+  for (const bool online : {true, false}) {
+    CAPTURE(online);
+    abfs::PlanOptions options = host_only();
+    options.online_correction = online;
+    abfs::detail::Executor executor(g, options, false);
+    executor.set_models(hundredfold_too_fast_models(g), "test");
+    executor.set_host_runs(false);
+    abfs::BfsResult result;
+    executor.execute(source, result);
+    abfs::test::check_bfs(g, source, result);
+    bool surprised = false;  // an earlier level took 3x its price and 60 us more
+    int noted = 0;
+    for (const auto& l : result.levels) {
+      CAPTURE(l.level);
+      CAPTURE(l.reason);
+      REQUIRE(l.predicted_us > 0.0);
+      CHECK((l.reason.find(note) != std::string::npos) == (online && surprised));
+      noted += l.reason.find(note) != std::string::npos ? 1 : 0;
+      if (l.time_us > 3.0 * l.predicted_us && l.time_us - l.predicted_us > 60.0) surprised = true;
+    }
+    CHECK(surprised);  // the case exercises the rule
+    if (online) CHECK(noted > 0);
+  }
+}
