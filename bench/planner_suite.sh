@@ -6,7 +6,7 @@
 # Usage: bench/planner_suite.sh BUNDLE OUT [calibrate|patient|tests|compare|big|svg]...
 #   calibrate/patient: abfs calibrate --quick/--patient --out OUT/wisdom.yaml (later steps use it;
 #   without either step, ABFS_WISDOM may name one). compare: the suite minus the two largest
-#   graphs, which `big` adds (ABFS_SOURCES sources, 4, times ABFS_ROUNDS rounds, 2). svg: JSON
+#   graphs (or the graphs ABFS_GRAPHS lists: bundled files by name, generators by spec), which `big` adds (ABFS_SOURCES sources, 4, times ABFS_ROUNDS rounds, 2). svg: JSON
 #   logs and SVGs of luxembourg_osm and kron:22.
 # OUT gets summary.txt, compare.txt, calibrate.txt, wisdom.yaml and logs.tar.gz (with the adaptive
 # and oracle level logs of every compared graph).
@@ -42,7 +42,12 @@ for step in "$@"; do
       echo "gpu_tests rc=$? $(grep -E '^\[doctest\] (test cases|assertions)' "$work/gpu_tests.log" | tr '\n' ' ')" | tee -a "$final/summary.txt"
       grep -B2 -A8 "ERROR" "$work/gpu_tests.log" | head -60 >> "$final/summary.txt" ;;
     compare)
-      compare "$bundle"/data/*.gz kron:22 uniform:1048576:8 uniform:8388608:8 ;;
+      if [ -n "${ABFS_GRAPHS:-}" ]; then
+        graphs=(); for g in $ABFS_GRAPHS; do [ -e "$bundle/data/$g" ] && graphs+=("$bundle/data/$g") || graphs+=("$g"); done
+        compare "${graphs[@]}"
+      else
+        compare "$bundle"/data/*.gz kron:22 uniform:1048576:8 uniform:8388608:8
+      fi ;;
     big)
       compare kron:24 uniform:100000000:4 ;;
     svg)

@@ -528,7 +528,7 @@ class DynamicParallel final : public Strategy {
     f.add("block_vertices", grid ? 0.0 : vertices);
     f.add("block_edges", grid ? 0.0 : edges);
     // A one-block level's arcs again where the visited bitmap is not in shared memory (over
-    // ~260,000 vertices: device-side launches get 48 KiB), its claims global atomics: cnr-2000's
+    // ~1.5 M vertices; ~260,000 until version 12), its claims global atomics: cnr-2000's
     // carried levels of ~5,000 arcs took 19-24 us, 5-9 predicted, one_block's (bitmap in shared
     // memory) 9-11 (H100, 2026-11-24).
     f.add("block_global_edges", grid || shared_visited_words_ != 0 ? 0.0 : edges);
@@ -555,17 +555,19 @@ class DynamicParallel final : public Strategy {
 
   void prepare(detail::BfsBuffers& buffers) override {
     l2_bytes_ = buffers.l2_cache_bytes;
-    // Device-side launches get the default 48 KiB of shared memory (static + dynamic): the
-    // visited bitmap goes to shared memory only if it fits in that beside the queues.
-    constexpr std::size_t kDefaultShared = 48 * 1024;
-    cudaFuncAttributes attributes{};
-    ABFS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, dp_block_levels));
-    const std::size_t budget = kDefaultShared - attributes.sharedSizeBytes;
+    // The one-block kernel runs as a graph's kernel node, launched by the host or the device
+    // alike, with the shared memory its node asks for: the visited bitmap goes to shared memory
+    // when it fits beside the queues (graphs up to ~1.5 M vertices on the H100's 227 KiB), as in
+    // one_block. Until version 12 it kept to the default 48 KiB (~260,000 vertices), and
+    // cnr-2000's carried levels of ~5,000 arcs took 19-24 us against one_block's 9-11 (H100,
+    // 2026-11-24).
+    const std::size_t budget =
+        detail::allow_max_dynamic_shared_memory(reinterpret_cast<const void*>(dp_block_levels));
     const unsigned int capacity = config_.block_loop.wqueue_capacity;
     if (detail_block::block_loop_shared_bytes(capacity, 0) > budget) {
       throw InvalidArgument("dynamic_parallel: the block loop's queues need " +
                             std::to_string(detail_block::block_loop_shared_bytes(capacity, 0)) +
-                            " bytes of shared memory; device-side launches get " + std::to_string(budget));
+                            " bytes of shared memory; the device allows " + std::to_string(budget));
     }
     const auto words = static_cast<unsigned int>(buffers.visited_words);
     shared_visited_words_ = detail_block::block_loop_shared_bytes(capacity, words) <= budget ? words : 0u;
