@@ -208,8 +208,13 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
   const DpLink& l = start.link;
   const unsigned long long start_ns = l.start_ns != 0 ? l.start_ns : detail::global_ns();
   if (l.start_ns == 0 && threadIdx.x == 0) a.loop.counters->start_ns = start_ns;  // launched by the host
+  // The loop's arguments in registers: read through the shared copy, every claim's atomic (on a
+  // bitmap that may be in shared memory) made the compiler load them again (148 shared loads in
+  // this kernel's PTX against one_block's 21 with its arguments in the parameter space), and
+  // its carried levels took 14-17 us where one_block's took 10-11 (cnr-2000, H100, 2026-11-24).
+  const detail_block::BlockLoopArgs loop = a.loop;
   const detail_block::BlockLoopEnd end = detail_block::run_block_levels(
-      a.loop, l.frontier_begin, l.frontier_end, l.level, l.log_index, a.log_limit, start_ns);
+      loop, l.frontier_begin, l.frontier_end, l.level, l.log_index, a.log_limit, start_ns);
   if (threadIdx.x != 0) return;
   detail::LevelCounters* c = a.loop.counters;
   c->order_tail = end.frontier_end;
