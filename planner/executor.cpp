@@ -780,6 +780,11 @@ bool Executor::continue_on_host(const strategies::FrontierState& state, const Pl
   if (placement.location != Location::Host || state.level == 0 || profile_.host_leave.empty()) return false;
   if (model_of(host_strategy_).fit == nullptr) return false;
   const std::size_t at = matching_profile_level(stats_.num_vertices - state.unvisited_vertices);
+  // Where the profile is of another shape, the full decision prices by persistence.
+  if (persistence_levels(state, matching_profile_level(stats_.num_vertices - state.unvisited_vertices,
+                                                       state.frontier_vertices) + 1) > 0) {
+    return false;
+  }
   const HostStay price = price_host_stay(state.frontier_vertices, state.frontier_edges, at,
                                          place_of(placement, state.level) == Place::HostFresh);
   if (!price.stay()) return false;
@@ -896,6 +901,18 @@ Executor::Choice Executor::choose_by_rule(const strategies::FrontierState& state
   return {push_strategy_, "rule: arcs " + std::to_string(state.frontier_edges) + " >= " + std::to_string(threshold)};
 }
 
+int Executor::persistence_levels(const strategies::FrontierState& state, std::size_t next) const {
+  if (state.level < 2 || next >= profile_.levels.size() || previous_frontiers_[1] == 0) return 0;
+  const VertexId here = state.frontier_vertices;
+  const VertexId low = std::min({here, previous_frontiers_[0], previous_frontiers_[1]});
+  const VertexId high = std::max({here, previous_frontiers_[0], previous_frontiers_[1]});
+  if (low == 0 || static_cast<double>(high) > kPersistSpread * static_cast<double>(low)) return 0;
+  const auto ahead = static_cast<double>(profile_.levels[next].frontier_vertices);
+  const auto now = static_cast<double>(here);
+  if (ahead <= kPersistMismatch * now && now <= kPersistMismatch * ahead) return 0;
+  return std::min(state.level, kPersistLevels);
+}
+
 Executor::Choice Executor::choose_by_model(const strategies::FrontierState& state, const Placement& placement,
                                            VertexId end) const {
   // Runs at every level, so it allocates nothing (the reason is formatted after the BFS).
@@ -907,6 +924,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
       matching_profile_level(stats_.num_vertices - state.unvisited_vertices, state.frontier_vertices) + 1;
   const Place from = place_of(placement, state.level);
   const Conversions converted = conversions(from, state, end - placement.synced_end[1]);  // whoever runs
+  const int persist = persistence_levels(state, next);
   for (std::size_t i = 0; i < strategies_.size() && count < candidates.size(); ++i) {
     strategies::Strategy* s = strategies_[i].get();
     if (strategy_models_[i].fit == nullptr || !s->applicable(state)) continue;
@@ -922,6 +940,18 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
     const double after = future_us(*s, from, next, &c.carried_levels, &c.carried_us);
     c.future_us = after - c.carried_us;
+    if (persist > 0) {
+      // This frontier `persist` more times: a run carries them, the others repeat themselves.
+      strategies::FrontierState again = state;
+      again.continues_run = true;
+      const bool run = s == block_strategy_ || s == dp_strategy_ || (s == host_strategy_ && host_runs_);
+      if (s == dp_strategy_) again.grid_level = block_strategy_ == nullptr || !block_strategy_->applicable(state);
+      const double each = run ? predict_carried_us(*s, s->cost_features(again, stats_), state.frontier_edges)
+                              : c.level_us;
+      c.carried_levels = run && s != host_strategy_ ? static_cast<std::size_t>(persist) : 0;
+      c.carried_us = c.carried_levels > 0 ? persist * each : 0.0;
+      c.future_us = c.carried_levels > 0 ? 0.0 : persist * each;
+    }
     candidates[count++] = c;
   }
   if (count == 0) {
@@ -936,7 +966,15 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   choice.predicted_us = best.level_us;
   choice.predicted_conversion_us = best.conversion_us;
   choice.priced = true;
+  choice.persistence = persist > 0;
   choice.deferred_reason = true;
+  if (persist > 0) {
+    choice.model_reason.persist_levels = persist;
+    choice.model_reason.persist_frontiers[0] = previous_frontiers_[1];
+    choice.model_reason.persist_frontiers[1] = previous_frontiers_[0];
+    choice.model_reason.persist_frontiers[2] = state.frontier_vertices;
+    choice.model_reason.profile_next = profile_.levels[next].frontier_vertices;
+  }
   if (handed_back_ != nullptr) choice.model_reason.left_out = handed_back_->name();
   for (std::size_t k = 0; k < std::min<std::size_t>(count, kReasonCandidates); ++k) {
     const Candidate& c = candidates[k];
@@ -982,6 +1020,13 @@ std::string Executor::format_reason(const ModelReason& why) {
   }
   if (why.left_out != nullptr) {
     std::snprintf(text, sizeof text, "; %s left out: its run handed back here", why.left_out);
+    reason += text;
+  }
+  if (why.persist_levels > 0) {
+    std::snprintf(text, sizeof text,
+                  "; priced as %d more levels like this one (frontiers %u, %u, %u; the sampled BFS's next %u)",
+                  why.persist_levels, why.persist_frontiers[0], why.persist_frontiers[1], why.persist_frontiers[2],
+                  why.profile_next);
     reason += text;
   }
   return reason;
@@ -1067,6 +1112,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   after_run_ = false;
   for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
   surprise_.assign(strategies_.size(), 1.0);
+  previous_frontiers_ = {};
   use_profile(0);  // the smallest: outgrown as the BFS discovers more (outgrow_profile)
   profile_switches_.clear();
   // A level's time runs from the end of the previous one: the decision and the executor's
@@ -1132,7 +1178,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
 
     strategies::LevelContext context{buffers_, level, begin, end, frontier_edges};
     if (!schedule_.empty()) context.max_levels = 1;  // the next level runs the next scheduled strategy
-    if (choice.priced) {  // a run the models chose stops where they price leaving cheaper
+    if (choice.priced && !choice.persistence) {  // a run the models chose stops where they price leaving cheaper
       if (&strategy == block_strategy_) context.handback = profile_.block_handback.table;
       if (&strategy == dp_strategy_) context.handback = profile_.dp_handback.table;
     }
@@ -1183,6 +1229,10 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       carried_levels_.insert(carried_levels_.end(), device_levels + 1, device_levels + outcome.levels_advanced);
     }
 
+    for (int k = 0; k < outcome.levels_advanced; ++k) {  // for persistence_levels
+      const VertexId f = k == 0 ? state.frontier_vertices : outcome.level_records[k].frontier_vertices;
+      previous_frontiers_ = {f, previous_frontiers_[0]};
+    }
     edges_out_of_reached += outcome.edges_examined;
     level += outcome.levels_advanced;
     begin = next_begin;

@@ -142,6 +142,11 @@ class Executor {
     double future_us[kReasonCandidates] = {};
     double surprise[kReasonCandidates] = {};  // the candidate's in-BFS factor (surprise_), 1: none
     bool host_run = false;  // continue_on_host: us[1] is the profile's best way off the host
+    // Priced by persistence (persistence_levels): this many more levels like this one, the
+    // frontiers that make it so (two levels back, one back, this one) and the profile's next.
+    int persist_levels = 0;
+    VertexId persist_frontiers[3] = {};
+    VertexId profile_next = 0;
     const char* left_out = nullptr;  // a strategy not priced: its run handed back at this level
   };
   static std::string format_reason(const ModelReason& why);
@@ -159,6 +164,7 @@ class Executor {
     // host_leave_shift_.
     double stay_margin_us = std::numeric_limits<double>::quiet_NaN();
     bool priced = false;           // predicted_us and predicted_conversion_us are the models'
+    bool persistence = false;      // priced by persistence: a run goes without a hand-back table
     bool deferred_reason = false;  // reason is empty; model_reason holds it
     ModelReason model_reason;
   };
@@ -263,6 +269,23 @@ class Executor {
   // 1, 1 vertices) each ran gather_pull (13-18 us) priced as the BFS's last, where a one_block
   // run carries them in ~2 us each (H100, 2026-11-24).
   std::size_t matching_profile_level(VertexId visited, VertexId frontier) const;
+  // A persistence forecast where the profile is of another shape: from level 2 on, when this
+  // frontier and the two before it are within kPersistSpread of each other and the profile's
+  // next level (`next`) is more than kPersistMismatch times larger or smaller, the decision
+  // prices every candidate as if this frontier came back min(level, kPersistLevels) more times
+  // (device-driven runs carrying them, the others repeating), and a run so chosen goes without
+  // the profile's hand-back table. Returns that count, 0 where the profile stands. cnr-2000's
+  // source 44408 reaches a component of 2,531 vertices (14 levels of ~200-280 vertices and
+  // ~5,000 arcs) that no sampled BFS resembles: it looked ahead with the 18,997-vertex one,
+  // whose next levels do not fit one_block, so one_block's run was priced as carrying nothing
+  // and privatized_queue ran 11 levels at 23-27 us where one_block's run takes 9-11 (0.336 ms
+  // against 0.16; H100, 2026-11-24).
+  static constexpr double kPersistSpread = 2.0, kPersistMismatch = 4.0;
+  static constexpr int kPersistLevels = 16;
+  int persistence_levels(const strategies::FrontierState& state, std::size_t next) const;
+  // The frontiers of the two levels before the one being decided ([0]: the one before), 0 where
+  // none (set by execute_levels, levels carried by runs included).
+  std::array<VertexId, 2> previous_frontiers_{};
   struct ProfileMatch {
     VertexId visited = ~VertexId{0};
     std::size_t level = 0;

@@ -445,3 +445,48 @@ TEST_CASE("a level far slower than priced raises its strategy's price for the re
     if (online) CHECK(noted > 0);
   }
 }
+
+TEST_CASE("a BFS whose frontiers stay flat where the profile's grow is priced by persistence, and says so") {
+  // A strip 4 vertices wide and 200 long (0-799; frontiers 1, 2, 3, 4, 4, ...) and a complete
+  // binary tree of 8,191 vertices (800-8990; frontiers double). With the tree's profile alone a
+  // BFS in the strip, once three frontiers are within 2x and the tree's next level is more than
+  // 4x larger, is priced as that frontier coming back; with the strip's own profile it never is.
+  // Host runs off: every level is decided apart, so the log shows where.
+  constexpr abfs::VertexId kWidth = 4, kLength = 200, kTree = 800, kTreeSize = 8191;
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+  for (abfs::VertexId i = 0; i < kLength; ++i) {
+    for (abfs::VertexId j = 0; j < kWidth; ++j) {
+      const abfs::VertexId v = i * kWidth + j;
+      if (j + 1 < kWidth) arcs.emplace_back(v, v + 1);
+      if (i + 1 < kLength) arcs.emplace_back(v, v + kWidth);
+    }
+  }
+  for (abfs::VertexId k = 1; k < kTreeSize; ++k) arcs.emplace_back(kTree + (k - 1) / 2, kTree + k);
+  const abfs::Graph g = abfs::test::make_graph(kTree + kTreeSize, arcs, false);
+  const std::string note = "more levels like this one";
+  for (const bool tree_profile : {true, false}) {
+    CAPTURE(tree_profile);
+    abfs::detail::Executor executor(g, host_only(), false);
+    executor.set_level_profiles({executor.sample_levels(tree_profile ? kTree : 0)});
+    executor.set_models(hundredfold_too_fast_models(g), "test");
+    executor.set_host_runs(false);
+    abfs::BfsResult result;
+    executor.execute(0, result);
+    abfs::test::check_bfs(g, 0, result);
+    REQUIRE(result.levels.size() == kLength + kWidth - 1);
+    int noted = 0;
+    for (const auto& l : result.levels) {
+      CAPTURE(l.level);
+      CAPTURE(l.reason);
+      const bool has = l.reason.find(note) != std::string::npos;
+      if (!tree_profile || l.level < 3) CHECK_FALSE(has);  // three frontiers needed: 1, 2, 3 first
+      noted += has ? 1 : 0;
+    }
+    if (tree_profile) {
+      // From level 10 on (visited ~35: the tree's level 5, whose next has 64 vertices) the
+      // match is at least 16x off, and stays so until the tree's profile runs out.
+      CHECK(noted >= 5);
+      CHECK(result.levels[12].reason.find(note) != std::string::npos);
+    }
+  }
+}
