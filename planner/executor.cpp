@@ -1088,6 +1088,19 @@ std::vector<LevelShape> Executor::sample_levels(VertexId source) {
   return shape;
 }
 
+void Executor::warm_strategies(VertexId source) {
+  if (forced_ != nullptr || !schedule_.empty() || strategies_.size() < 2) return;
+  for (auto it = strategies_.rbegin(); it != strategies_.rend(); ++it) schedule_.push_back(it->get());
+  BfsResult scratch;
+  try {
+    execute_levels(source, scratch);
+  } catch (...) {
+    schedule_.clear();
+    throw;
+  }
+  schedule_.clear();
+}
+
 void Executor::execute_levels(VertexId source, BfsResult& result) {
   const Graph& graph = buffers_.graph();
   result.source = source;

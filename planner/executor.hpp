@@ -119,6 +119,13 @@ class Executor {
   /// Frontier sizes per level of one BFS from source, run level by level whatever the flags,
   /// with what a bottom-up step would scan at each level (add_pull_profile).
   std::vector<LevelShape> sample_levels(VertexId source);
+  /// One untimed BFS from source that runs the strategies in turn, level by level (the device's
+  /// first), so that each pays its first launch in this process here and not in a caller's BFS:
+  /// in a fresh process the main job's first privatized_queue level took 2.8 ms of host time
+  /// (14 us on the device) where later ones take ~25 us (email-Enron, H100, 2026-11-24). Skipped
+  /// for forced and scheduled plans, and for one strategy. Teaches the online correction nothing
+  /// (run it before set_models).
+  void warm_strategies(VertexId source);
   std::vector<std::string> strategy_names() const;
   const GraphStats& stats() const noexcept { return stats_; }
   GraphStats& stats() noexcept { return stats_; }

@@ -113,6 +113,7 @@ struct Plan::Impl {
       if (repeated) break;
     }
     executor->stats().sampled_source = sources[detail::distinct_profiles(reaches).back()];  // the one shown
+    executor->warm_strategies(executor->stats().sampled_source);
     executor->set_level_profiles(profiles);
     if (entry == nullptr) {
       executor->set_models(nullptr, "built-in rule (" + join(why, "; ") + ")");
