@@ -6,8 +6,9 @@
 # Usage: bench/planner_suite.sh BUNDLE OUT [calibrate|patient|tests|compare|big|svg]...
 #   calibrate/patient: abfs calibrate --quick/--patient --out OUT/wisdom.yaml (later steps use it;
 #   without either step, ABFS_WISDOM may name one). compare: the suite minus the two largest
-#   graphs (or the graphs ABFS_GRAPHS lists: bundled files by name, generators by spec), which `big` adds (ABFS_SOURCES sources, 4, times ABFS_ROUNDS rounds, 2). svg: JSON
-#   logs and SVGs of luxembourg_osm and kron:22.
+#   graphs, which `big` adds, or the graphs ABFS_GRAPHS lists (bundled files by name, generators
+#   by spec); ABFS_SOURCES sources, 4, times ABFS_ROUNDS rounds, 2. svg: JSON logs and SVGs of
+#   luxembourg_osm and kron:22.
 # OUT gets summary.txt, compare.txt, calibrate.txt, wisdom.yaml and logs.tar.gz (with the adaptive
 # and oracle level logs of every compared graph).
 set -uo pipefail

@@ -210,8 +210,9 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
   if (l.start_ns == 0 && threadIdx.x == 0) a.loop.counters->start_ns = start_ns;  // launched by the host
   // The loop's arguments in registers: read through the shared copy, every claim's atomic (on a
   // bitmap that may be in shared memory) made the compiler load them again (148 shared loads in
-  // this kernel's PTX against one_block's 21 with its arguments in the parameter space), and
-  // its carried levels took 14-17 us where one_block's took 10-11 (cnr-2000, H100, 2026-11-24).
+  // this kernel's PTX against one_block's 21 with its arguments in the parameter space): forced
+  // on cnr-2000 from source 44408 its levels took 10-11.7 us, one_block's and now its own 9-10
+  // (H100, 2026-11-24).
   const detail_block::BlockLoopArgs loop = a.loop;
   const detail_block::BlockLoopEnd end = detail_block::run_block_levels(
       loop, l.frontier_begin, l.frontier_end, l.level, l.log_index, a.log_limit, start_ns);
