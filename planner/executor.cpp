@@ -165,8 +165,7 @@ void Executor::observe_at(std::size_t slot, EdgeOffset size, int group, double c
                            static_cast<float>(measured_us), static_cast<float>(uncorrected)});
 }
 
-void Executor::note_surprise(const strategies::Strategy& s, double predicted_us, double measured_us) {
-  const std::size_t slot = correction_slot(&s);
+void Executor::note_surprise(std::size_t slot, double predicted_us, double measured_us) {
   if (!options_.online_correction || slot >= surprise_.size() || !(predicted_us > 0.0)) return;
   double& factor = surprise_[slot];
   if (measured_us > kSurpriseRatio * predicted_us && measured_us - predicted_us > kSurpriseUs) {
@@ -944,13 +943,15 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
       // This frontier `persist` more times: a run carries them, the others repeat themselves.
       strategies::FrontierState again = state;
       again.continues_run = true;
-      const bool run = s == block_strategy_ || s == dp_strategy_ || (s == host_strategy_ && host_runs_);
+      const bool device_run = s == block_strategy_ || s == dp_strategy_;
+      const bool host_run = s == host_strategy_ && host_runs_;
       if (s == dp_strategy_) again.grid_level = block_strategy_ == nullptr || !block_strategy_->applicable(state);
-      const double each = run ? predict_carried_us(*s, s->cost_features(again, stats_), state.frontier_edges)
-                              : c.level_us;
-      c.carried_levels = run && s != host_strategy_ ? static_cast<std::size_t>(persist) : 0;
-      c.carried_us = c.carried_levels > 0 ? persist * each : 0.0;
-      c.future_us = c.carried_levels > 0 ? 0.0 : persist * each;
+      const double each = device_run || host_run
+                               ? predict_carried_us(*s, s->cost_features(again, stats_), state.frontier_edges)
+                               : c.level_us;
+      c.carried_levels = device_run ? static_cast<std::size_t>(persist) : 0;
+      c.carried_us = device_run ? persist * each : 0.0;
+      c.future_us = device_run ? 0.0 : persist * each;
     }
     candidates[count++] = c;
   }
@@ -1217,7 +1218,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.device_us = outcome.device_us;
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, wall_us});
       observe(&strategy, state.frontier_edges, group, record.predicted_us / surprise, wall_us);
-      if (choice.priced) note_surprise(strategy, record.predicted_us, wall_us);
+      if (choice.priced) note_surprise(slot, record.predicted_us, wall_us);
     } else {
       // A device-driven run (or a host run): one record per level advanced, timed by the
       // device's clock (the host's); the first also carries the launch and the host
@@ -1235,7 +1236,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       }
       record.time_us = std::max(0.0, wall_us - later_us);
       observe(&strategy, state.frontier_edges, group, record.predicted_us / surprise, record.time_us);
-      if (choice.priced) note_surprise(strategy, record.predicted_us, record.time_us);
+      if (choice.priced) note_surprise(slot, record.predicted_us, record.time_us);
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, record.time_us});
       device_runs_.push_back({&strategy, index, end, edges_out_of_reached + frontier_edges,
                               carried_levels_.size(), outcome.levels_advanced - 1, outcome.stop_reason});

@@ -367,7 +367,7 @@ class Executor {
   // Spikes (40-60 us on levels of 20-100) stay below both bounds.
   static constexpr double kSurpriseRatio = 3.0, kSurpriseUs = 60.0, kSurpriseCap = 16.0;
   std::vector<double> surprise_;
-  void note_surprise(const strategies::Strategy& s, double predicted_us, double measured_us);
+  void note_surprise(std::size_t slot, double predicted_us, double measured_us);  // slot: correction_slot
   // The device-driven runs and host runs of the BFS being executed: the record of the level
   // each started (an index into the result's levels, before expansion), the visit order's end
   // and the arcs expanded before its second level, and its carried levels (copies of the level
