@@ -53,11 +53,18 @@ struct AffineCost {
 /// of 4, the last open-ended (the executor's online-correction classes).
 constexpr int kHandbackClasses = 12;
 
-/// The size class (0 .. kHandbackClasses - 1) of a frontier with `arcs` arcs.
+/// The size class (0 .. kHandbackClasses - 1) of a frontier with `arcs` arcs: floor(log4(arcs)),
+/// capped. From the bit length, not a loop of shifts: on the device the class sits on the
+/// hand-back check of every priced level (a loop of 64-bit shifts there cost ~100 cycles).
 __host__ __device__ inline int arcs_size_class(EdgeOffset arcs) {
-  int c = 0;
-  for (EdgeOffset x = arcs; x >= 4 && c < kHandbackClasses - 1; x >>= 2) ++c;
-  return c;
+  if (arcs < 4) return 0;
+#ifdef __CUDA_ARCH__
+  const int bits = 64 - __clzll(static_cast<long long>(arcs));
+#else
+  const int bits = 64 - __builtin_clzll(arcs);
+#endif
+  const int c = (bits - 1) / 2;
+  return c < kHandbackClasses - 1 ? c : kHandbackClasses - 1;
 }
 
 /// The planner's fitted cost models as a device-driven run evaluates them at each level it could

@@ -119,6 +119,26 @@ __device__ __forceinline__ bool leave_is_cheaper(const detail::AffineCost* stay,
   return fminf(to_host, at.leave) < carry;
 }
 
+/// leave_is_cheaper for the one-block loop, from the model's one-block and host costs by size
+/// class as {fixed, per_vertex, per_edge, 0} (costs[0]: stay, costs[1]: host) in shared memory:
+/// two vector loads, a 32-bit class and conversions. Every thread of the block evaluates it, so
+/// its instructions count sixteen times over (the 64-bit version cost a priced level ~300
+/// cycles, luxembourg_osm, H100, 2026-11-24). arcs: at most the loop's max_frontier_edges.
+__device__ __forceinline__ bool block_leave_is_cheaper(const float4 (*costs)[detail::kHandbackClasses],
+                                                       const detail::HandbackLevel& at, VertexId vertices,
+                                                       EdgeOffset arcs) {
+  const unsigned int arcs32 = arcs > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<unsigned int>(arcs);
+  const int bits_class = arcs32 < 4 ? 0 : (31 - __clz(static_cast<int>(arcs32))) / 2;
+  const int c = bits_class < detail::kHandbackClasses - 1 ? bits_class : detail::kHandbackClasses - 1;
+  const float v = __uint2float_rn(vertices);
+  const float e = __uint2float_rn(arcs32);
+  const float4 stay = costs[0][c];
+  const float4 host = costs[1][c];
+  const float carry = stay.x + stay.y * v + stay.z * e + at.stay_after;
+  const float to_host = host.x + host.y * v + host.z * e + at.host_after;
+  return fminf(to_host, at.leave) < carry;
+}
+
 /// What a grid level of `arcs` arcs out of a frontier whose visit order ends at `visited`,
 /// matched to profile level k, is predicted to spend on the vertices it discovers: the model's
 /// price per discovery times the profile's discoveries per arc there (interpolated as the
@@ -161,9 +181,10 @@ __device__ __forceinline__ void claim_and_push(const BlockLoopArgs& a, std::uint
 /// one-block grid with block_loop_shared_bytes(a) bytes of dynamic shared memory. start_ns: when
 /// the first level started (its launch included). The result is the same in every thread.
 /// With a hand-back table, every level after the first whose visit order ends beyond
-/// HandbackTable::price_from is first priced (leave_is_cheaper, the one-block costs stay[0]); the
-/// run stops before it with DeviceStop::Handback when leaving wins, and before any level after
-/// the first whose visit order ends beyond HandbackTable::outgrown_at with ProfileOutgrown.
+/// HandbackTable::price_from is first priced (block_leave_is_cheaper, the one-block costs
+/// stay[0]); the run stops before it with DeviceStop::Handback when leaving wins, and before any
+/// level after the first whose visit order ends beyond HandbackTable::outgrown_at with
+/// ProfileOutgrown.
 ///
 /// A level's arcs are summed before it is expanded, from the row offsets the expansion loads
 /// anyway, so no lookup of the new vertices' degrees sits on the critical path of the level that
@@ -188,13 +209,15 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   __shared__ unsigned long long level_edges[2];  // arcs out of the frontier being expanded, by parity
   using WarpScan = cub::WarpScan<unsigned int>;
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
-  __shared__ detail::AffineCost handback_stay[detail::kHandbackClasses];  // the model's, read once
-  __shared__ detail::AffineCost handback_host[detail::kHandbackClasses];
+  // The model's one-block and host costs, read once (block_leave_is_cheaper).
+  __shared__ float4 handback_costs[2][detail::kHandbackClasses];
   const bool handback = a.handback.model != nullptr;
   unsigned int profile_cursor = a.profile_cursor;
-  if (handback && threadIdx.x < detail::kHandbackClasses) {
-    handback_stay[threadIdx.x] = a.handback.model->stay[0][threadIdx.x];
-    handback_host[threadIdx.x] = a.handback.model->host[threadIdx.x];
+  if (handback && threadIdx.x < 2 * detail::kHandbackClasses) {
+    const int k = static_cast<int>(threadIdx.x) / detail::kHandbackClasses;
+    const int c = static_cast<int>(threadIdx.x) % detail::kHandbackClasses;
+    const detail::AffineCost cost = k == 0 ? a.handback.model->stay[0][c] : a.handback.model->host[c];
+    handback_costs[k][c] = make_float4(cost.fixed, cost.per_vertex, cost.per_edge, 0.0f);
   }
 
   const unsigned int lane = threadIdx.x % 32;
@@ -217,10 +240,14 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   VertexId tail = frontier_end;
   unsigned long long level_start = start_ns;
   BlockLoopEnd end{};
-  // The hand-back's profile level for the frontier being expanded, in every thread's registers:
-  // the next entry is loaded while phase 3 writes the order, so that matching the next level
-  // rarely waits for a load (a dependent L2 load at the head of every level cost ~0.6 us a
-  // level on luxembourg_osm, H100, 2026-11-22).
+  // The hand-back's profile level for the frontier being expanded, in every thread's registers.
+  // No load on the way from one level to the next waits: each level's head loads the visited
+  // counts of the 32 profile levels after its match (a lane each), which the match of the next
+  // frontier reads once the level is written (a ballot); the matched level's record is loaded
+  // then and first read by the next level's hand-back check, after its arcs are summed. With
+  // the record prefetched a level ahead and a binary search wherever the BFS had outrun it, a
+  // priced level cost ~300-900 cycles more than one without a table (luxembourg_osm, cycles
+  // by phase, H100, 2026-11-24).
   // Levels before price_from are not priced (the lookahead found no hand-back there), so the
   // profile is followed only from there on: tracking.
   detail::HandbackLevel at{};
@@ -232,6 +259,12 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   for (;;) {
     const unsigned int parity = static_cast<unsigned int>(level) & 1u;
     const bool priced = tracking && log_index > first_log_index;
+    // The visited count of profile level profile_cursor + 1 + lane (none past the last: the
+    // match stops there).
+    unsigned int ahead_visited = ~0u;
+    if (tracking && profile_cursor + 1 + lane < a.handback.level_count) {
+      ahead_visited = a.handback.levels[profile_cursor + 1 + lane].visited;
+    }
     // 1a. The frontier's arcs, from the row offsets its expansion reads anyway (they stay in L1):
     //     a frontier with more arcs than one SM should take ends the run before it is expanded.
     unsigned long long arcs = 0;
@@ -254,7 +287,7 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
                          detail::DeviceStop::ProfileOutgrown, profile_cursor};
       break;
     }
-    if (priced && leave_is_cheaper(handback_stay, handback_host, at, frontier_size, frontier_arcs)) {  // uniform
+    if (priced && block_leave_is_cheaper(handback_costs, at, frontier_size, frontier_arcs)) {  // uniform
       end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index, detail::DeviceStop::Handback,
                          profile_cursor};
       break;
@@ -313,8 +346,6 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     // 3. w-queues -> b-queue (row-major reads: consecutive threads, consecutive banks) and the
     //    visit order; spills after them.
     const VertexId next_size = queued + spilled;
-    detail::HandbackLevel next_at = at;
-    if (tracking && profile_cursor + 1 < a.handback.level_count) next_at = a.handback.levels[profile_cursor + 1];
     for (unsigned int idx = threadIdx.x; idx < longest_wqueue * kWQueues; idx += kBlockThreads) {
       const unsigned int q = idx % kWQueues;
       const unsigned int j = idx / kWQueues;
@@ -340,12 +371,15 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     tail += next_size;
     frontier_size = next_size;
     if (tracking && at.visited < tail && profile_cursor + 1 < a.handback.level_count) {
-      ++profile_cursor;
-      at = next_at;
-      if (at.visited < tail) {  // the BFS outran the profile by more than a level
-        profile_cursor = match_profile_level(a.handback, profile_cursor, tail);
-        at = a.handback.levels[profile_cursor];
+      // The first of the 32 levels ahead that had discovered as many vertices (lanes past the
+      // last level count as such: the match stops at the last).
+      const unsigned int found = __ballot_sync(0xFFFFFFFFu, ahead_visited >= tail);
+      if (found != 0) {
+        profile_cursor = min(profile_cursor + static_cast<unsigned int>(__ffs(found)), a.handback.level_count - 1);
+      } else {  // the BFS outran the profile by more than 32 levels
+        profile_cursor = match_profile_level(a.handback, profile_cursor + 32, tail);
       }
+      at = a.handback.levels[profile_cursor];
     } else if (handback && !tracking && tail > a.handback.price_from) {
       tracking = true;
       profile_cursor = match_profile_level(a.handback, profile_cursor, tail);

@@ -490,3 +490,23 @@ TEST_CASE("a BFS whose frontiers stay flat where the profile's grow is priced by
     }
   }
 }
+
+TEST_CASE("arc size classes are powers of 4, the last one open-ended") {
+  using abfs::detail::arcs_size_class;
+  using abfs::detail::kHandbackClasses;
+  // The definition: the number of times arcs can be divided by 4 before it drops below 4.
+  auto by_division = [](abfs::EdgeOffset arcs) {
+    int c = 0;
+    for (abfs::EdgeOffset x = arcs; x >= 4 && c < kHandbackClasses - 1; x /= 4) ++c;
+    return c;
+  };
+  for (abfs::EdgeOffset arcs = 0; arcs < 5000; ++arcs) REQUIRE(arcs_size_class(arcs) == by_division(arcs));
+  for (int shift = 2; shift < 64; ++shift) {
+    const abfs::EdgeOffset p = abfs::EdgeOffset{1} << shift;
+    for (const abfs::EdgeOffset arcs : {p - 1, p, p + 1}) CHECK(arcs_size_class(arcs) == by_division(arcs));
+  }
+  CHECK(arcs_size_class(3) == 0);
+  CHECK(arcs_size_class(4) == 1);
+  CHECK(arcs_size_class(16) == 2);
+  CHECK(arcs_size_class(~abfs::EdgeOffset{0}) == kHandbackClasses - 1);
+}
