@@ -1288,6 +1288,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   result.result_ms = microseconds_since(collect_start) / 1000.0;
   use_profile(profiles_.empty() ? 0 : profiles_.size() - 1);  // predict_profile prices the largest
   learn_corrections();
+  buffers_.warm_launch_path();  // for the next BFS's first launch, after the host work above
   warmed_ = true;
 }
 
