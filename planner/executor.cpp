@@ -380,10 +380,11 @@ std::size_t Executor::matching_profile_level(VertexId visited) const {
   // sources line up by progress, not by number. A level asks twice (its state, its decision).
   if (visited == matched_.visited) return matched_.level;
   const auto at = std::lower_bound(profile_.visited.begin(), profile_.visited.end(), visited);
-  const std::size_t level =
+  std::size_t level =
       profile_.visited.empty()
           ? 0
           : std::min(static_cast<std::size_t>(at - profile_.visited.begin()), profile_.visited.size() - 1);
+  if (level > 0 && nearer_below(visited, profile_.visited[level - 1], profile_.visited[level])) --level;
   matched_ = {visited, level};
   return level;
 }
@@ -846,6 +847,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
         last_profile_level = profile_.visited.empty() ? 0 : profile_.visited.size() - 1;
       }
       while (at < last_profile_level && profile_.visited[at] < end) ++at;  // matching_profile_level
+      if (at > 0 && nearer_below(end, profile_.visited[at - 1], profile_.visited[at])) --at;
       if (!price_host_stay(end - begin, edges, at, fresh).stay()) {
         stop = "the cost models price leaving the host cheaper";
         break;

@@ -267,7 +267,9 @@ class Executor {
   // Features from the sampled BFS's level profile_level (bottom-up scans, discoveries), for a
   // frontier whose visit order ends at `visited`; past the profile they stay unknown (-1).
   void add_profile_features(strategies::FrontierState& state, std::size_t profile_level, VertexId visited) const;
-  // The sampled level that had discovered `visited` vertices (the last one if none had).
+  // The sampled level a frontier whose visit order ends at `visited` stands for: the first
+  // that had discovered as many vertices (the last one if none had), or the one before it
+  // where that is nearer in ratio (nearer_below).
   std::size_t matching_profile_level(VertexId visited) const;
   // The same for a frontier of `frontier` vertices: past the profile's last level by count,
   // where every level has discovered nearly all the vertices it will, the first level after

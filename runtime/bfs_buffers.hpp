@@ -94,6 +94,19 @@ struct HandbackLevel {
   float discovered_per_arc;  ///< vertices the profile's next level discovered per arc of this one
 };
 
+/// Whether a frontier whose visit order ends at `visited` stands for the profile level before
+/// the first one that had discovered as many vertices (`at` of them, the one before `below`;
+/// below < visited < at): whether it is nearer to it in ratio (visited^2 < below * at). The
+/// first such level alone is one level late wherever the BFS is a few vertices ahead of the
+/// profile: uniform:8388608:8's frontier of 256,000 vertices, 100-odd visits past the profile's,
+/// was priced with the next level's (1.75 M vertices) pull scans and cost to go, and its run
+/// handed back to a bottom-up level of 605 us where the run's grid level took 343 (H100,
+/// 2026-11-24).
+__host__ __device__ inline bool nearer_below(VertexId visited, VertexId below, VertexId at) {
+  return visited < at &&
+         static_cast<std::uint64_t>(visited) * visited < static_cast<std::uint64_t>(below) * at;
+}
+
 /// Discoveries per frontier arc of a frontier whose visit order ends at `visited`, between the
 /// profile level it is matched to (the first that had discovered at least as many vertices:
 /// at_visited, at_per_arc) and the one before (below_visited < visited, below_per_arc):

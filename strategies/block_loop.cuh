@@ -80,7 +80,9 @@ __host__ __device__ inline bool fits_block_queue(VertexId frontier_size, EdgeOff
 using detail::global_ns;
 
 /// The profile level of t matching a visit order that ends at `visited`: the first from cursor
-/// on that had discovered as many vertices (the last one if none had). A binary search (the
+/// on that had discovered as many vertices (the last one if none had), or the one before it
+/// (not before cursor) where that is nearer in ratio (nearer_below), as the executor's
+/// matching_profile_level. A binary search (the
 /// profile's visited counts do not decrease): a run starts pricing at price_from, often 100+
 /// profile levels after its cursor, and the forward scan this replaces made one dependent load
 /// per level, ~27 us in the one-block level where rgg_n_2_16_s0's runs started pricing (H100,
@@ -88,6 +90,7 @@ using detail::global_ns;
 __device__ __forceinline__ unsigned int match_profile_level(const detail::HandbackTable& t, unsigned int cursor,
                                                             VertexId visited) {
   if (cursor + 1 >= t.level_count) return cursor;
+  const unsigned int first = cursor;
   unsigned int last = t.level_count - 1;  // the answer is in [cursor, last]
   while (cursor < last) {
     const unsigned int mid = cursor + (last - cursor) / 2;
@@ -96,6 +99,9 @@ __device__ __forceinline__ unsigned int match_profile_level(const detail::Handba
     } else {
       last = mid;
     }
+  }
+  if (cursor > first && detail::nearer_below(visited, t.levels[cursor - 1].visited, t.levels[cursor].visited)) {
+    --cursor;
   }
   return cursor;
 }
@@ -372,10 +378,19 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     frontier_size = next_size;
     if (tracking && at.visited < tail && profile_cursor + 1 < a.handback.level_count) {
       // The first of the 32 levels ahead that had discovered as many vertices (lanes past the
-      // last level count as such: the match stops at the last).
+      // last level count as such: the match stops at the last), or the one before it where
+      // that is nearer in ratio.
       const unsigned int found = __ballot_sync(0xFFFFFFFFu, ahead_visited >= tail);
       if (found != 0) {
-        profile_cursor = min(profile_cursor + static_cast<unsigned int>(__ffs(found)), a.handback.level_count - 1);
+        const int f = __ffs(found) - 1;  // the same in every lane
+        const unsigned int at_visited = __shfl_sync(0xFFFFFFFFu, ahead_visited, f);
+        const unsigned int below_visited = __shfl_sync(0xFFFFFFFFu, ahead_visited, f > 0 ? f - 1 : 0);
+        const unsigned int k = profile_cursor + 1 + static_cast<unsigned int>(f);
+        if (k >= a.handback.level_count) {
+          profile_cursor = a.handback.level_count - 1;
+        } else {
+          profile_cursor = detail::nearer_below(tail, f > 0 ? below_visited : at.visited, at_visited) ? k - 1 : k;
+        }
       } else {  // the BFS outran the profile by more than 32 levels
         profile_cursor = match_profile_level(a.handback, profile_cursor + 32, tail);
       }

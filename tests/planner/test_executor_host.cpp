@@ -510,3 +510,16 @@ TEST_CASE("arc size classes are powers of 4, the last one open-ended") {
   CHECK(arcs_size_class(16) == 2);
   CHECK(arcs_size_class(~abfs::EdgeOffset{0}) == kHandbackClasses - 1);
 }
+
+TEST_CASE("a frontier a few visits past a profile level stands for that level, not the next") {
+  using abfs::detail::nearer_below;
+  // uniform:8388608:8's profile: 293,900 vertices through level 6, 2,048,000 through level 7.
+  CHECK(nearer_below(294'000, 293'900, 2'048'000));      // 100 past level 6: level 6
+  CHECK(nearer_below(700'000, 293'900, 2'048'000));      // 2.4x past it, 2.9x short of level 7
+  CHECK_FALSE(nearer_below(1'000'000, 293'900, 2'048'000));  // 3.4x past, 2.0x short
+  CHECK_FALSE(nearer_below(2'048'000, 293'900, 2'048'000));  // at level 7
+  CHECK_FALSE(nearer_below(3'000'000, 293'900, 2'048'000));  // past the last level: the last
+  CHECK_FALSE(nearer_below(5, 0, 9));                        // nothing before
+  // Counts near 2^32 do not overflow.
+  CHECK(nearer_below(4'000'000'001u, 4'000'000'000u, 4'294'967'295u));
+}
