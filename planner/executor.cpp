@@ -1107,7 +1107,7 @@ void Executor::warm_strategies(VertexId source) {
 void Executor::execute_levels(VertexId source, BfsResult& result) {
   const Graph& graph = buffers_.graph();
   result.source = source;
-  std::size_t used = 0;  // records_ in use: the others are reused (their strings' storage)
+  std::size_t used = 0;  // records of result.levels in use: the others are reused (their strings' storage)
   result.oracle_ms = 0.0;
   pending_reasons_.clear();
   device_runs_.clear();
@@ -1146,7 +1146,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     }
 
     const std::size_t index = used++;
-    LevelRecord& record = reuse_record(records_, index);
+    LevelRecord& record = reuse_record(result.levels, index);
     record.level = level;
     record.frontier_vertices = state.frontier_vertices;
     record.frontier_edges = frontier_edges;
@@ -1267,7 +1267,6 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     result.total_ms = microseconds_since(wall_start) / 1000.0;
   }
   result.levels.resize(used);
-  std::copy(records_.begin(), records_.begin() + static_cast<std::ptrdiff_t>(used), result.levels.begin());
   result.vertices_reached = end;
   result.edges_traversed = graph.directed() ? edges_out_of_reached : edges_out_of_reached / 2;
   for (const auto& [index, why] : pending_reasons_) {

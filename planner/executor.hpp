@@ -386,12 +386,6 @@ class Executor {
   std::vector<DeviceRun> device_runs_;
   std::vector<DeviceLevelRecord> carried_levels_;
   std::vector<LevelRecord> levels_scratch_;
-  // The level records of the BFS being run, copied into its result once it is timed: the
-  // executor's own storage is warm from the BFS before, where a result's records (a caller
-  // cycling through several results) were not. Writing a level's record into a result cost a
-  // decision 0.5-1.4 us and a BFS's first one 1.4-3.7 (the decision itself: 0.9-1.2 and
-  // 1.3-5.9; H100 host, 2026-11-24).
-  std::vector<LevelRecord> records_;
   // Inserts the records of the levels the device-driven and host runs carried after each run's
   // first record (predictions, online-correction observations and samples with them), after the
   // BFS was timed.
