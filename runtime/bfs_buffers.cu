@@ -107,9 +107,10 @@ __global__ void first_upload(const FusedVisits<kCapacity> visits, std::uint32_t*
   if (threadIdx.x == 0) reset_counters(counters, visits.count);
 }
 
-/// Sets bit v of bits for every v in frontier[0, count).
+/// Does nothing: BfsBuffers::warm_launch_path's launch.
 __global__ void no_work() {}
 
+/// Sets bit v of bits for every v in frontier[0, count).
 __global__ void scatter_frontier(const VertexId* __restrict__ frontier, VertexId count, std::uint32_t* bits) {
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (i >= count) return;
