@@ -153,9 +153,17 @@ double Executor::correction_at(std::size_t slot, EdgeOffset size, int group) con
   const auto k = static_cast<std::size_t>(size_class(size, group));
   if (c.known[k]) return c.factor[k];
   const std::size_t fallback = kClasses + static_cast<std::size_t>(group);
-  if (c.known[fallback]) return c.factor[fallback];
   const bool pooled = group == kAfterUpload && slot < strategies_.size() && after_upload_pool_.known[0];
-  return pooled ? after_upload_pool_.factor[0] : 1.0;
+  const double group_factor = c.known[fallback] ? c.factor[fallback] : pooled ? after_upload_pool_.factor[0] : 1.0;
+  // A level after an upload or a run costs at least what the same size class costs as a plain
+  // level: uk-2007-05@100000's bottom-up level 4 (1.57 M arcs), priced 30 us, took 454 as a
+  // plain level and, once its plain class had learned 8x, 380 again in a later BFS right after
+  // a run handed back, priced by the after-run group's fallback (H100, 2026-11-24).
+  if ((group == kAfterUpload || group == kAfterRun) && slot < strategies_.size()) {
+    const auto plain = static_cast<std::size_t>(size_class(size, kPlain));
+    if (c.known[plain]) return std::max(group_factor, c.factor[plain]);
+  }
+  return group_factor;
 }
 
 void Executor::observe_at(std::size_t slot, EdgeOffset size, int group, double corrected_us, double measured_us) {

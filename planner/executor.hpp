@@ -479,7 +479,8 @@ class Executor {
   void prepare_lookaheads();  // prepare_lookahead for every profile; the largest in use after it
 
   // Online correction (PlanOptions::online_correction): log factors by slot and class (sizes
-  // by powers of 4, in groups), with a per-slot fallback for each group not seen yet.
+  // by powers of 4, in groups), with a per-slot fallback for each group not seen yet (after an
+  // upload or a run: at least the same class's plain-level factor).
   // Strategy slots' groups: a plain level, a level a device-driven run carried, a device level
   // right after an upload (the first device work after the GPU idled), a host level 0 (the
   // first work of a BFS, its code and data cold in the host's caches: ~12 us for one vertex on
