@@ -710,7 +710,7 @@ void Executor::upload_handback() {
 }
 
 double Executor::future_us(const strategies::Strategy& s, Place from, std::size_t next, std::size_t* carried_levels,
-                           double* carried_us) const {
+                           double* carried_us, bool stop_at_next) const {
   const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
   if (next >= levels) return 0.0;
   const RunLookahead* run = &s == block_strategy_ ? &profile_.block_run
@@ -721,10 +721,50 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
     if (carried_us != nullptr) *carried_us = 0.0;
     return profile_.value[next][static_cast<std::size_t>(place_after(s, from))];
   }
+  if (stop_at_next) {
+    if (carried_levels != nullptr) *carried_levels = 0;
+    if (carried_us != nullptr) *carried_us = 0.0;
+    return run->leave[next];
+  }
   const std::size_t stop = run->end[next];
   if (carried_levels != nullptr) *carried_levels = stop - next;
   if (carried_us != nullptr) *carried_us = run->prefix[stop] - run->prefix[next];
   return run->to_go(next);
+}
+
+bool Executor::next_outgrows_block(const strategies::FrontierState& state, std::size_t next) const {
+  // uk-2007-05@100000 and soc-Slashdot0902 started one-block runs at level 0 priced to carry
+  // levels 1-2 as their samples' had, and the runs handed over after one level (a level 1 of
+  // 102 vertices and 16,058 arcs, where another source's had 10 and 1,490): 6 BFSs of 8 on
+  // each graph, 10 and 24 us a BFS over the oracle's host level 0. With this test, interleaved
+  // A/B of 3 x 16 sources: soc-Slashdot0902's levels 0-1 32.0 -> 21.3 us and BFS mean 166 ->
+  // 157 us, ca-AstroPh-lcc 196 -> 179, uk-2007-05@100000 235 -> 204; kron:22, email-Enron,
+  // luxembourg_osm within 2%, cnr-2000 and uniform:1048576:8 +3-11% on the same decisions as
+  // before (run-to-run drift; H100, 2026-11-24).
+  if (block_strategy_ == nullptr || next >= profile_.levels.size() || state.discovered_vertices < 0.0) return false;
+  const LevelShape& shape = profile_.levels[next];
+  if (shape.frontier_vertices == 0) return false;
+  strategies::FrontierState sample;
+  sample.level = state.level + 1;
+  sample.frontier_vertices = shape.frontier_vertices;
+  sample.frontier_edges = shape.frontier_edges;
+  sample.location = Location::Device;
+  if (!block_strategy_->applicable(sample)) return false;  // the lookahead stops the run there already
+  const LevelShape estimate = estimated_next_frontier(shape, state.discovered_vertices, stats_.num_vertices);
+  strategies::FrontierState guess = sample;
+  guess.frontier_vertices = estimate.frontier_vertices;
+  guess.frontier_edges = estimate.frontier_edges;
+  return !block_strategy_->applicable(guess);
+}
+
+LevelShape estimated_next_frontier(const LevelShape& next, double discovered_vertices, VertexId num_vertices) {
+  LevelShape estimate;
+  if (next.frontier_vertices == 0 || !(discovered_vertices > 0.0)) return estimate;
+  const double vertices = std::min(std::ceil(discovered_vertices), static_cast<double>(num_vertices));
+  estimate.frontier_vertices = static_cast<VertexId>(vertices);
+  estimate.frontier_edges = static_cast<EdgeOffset>(
+      std::ceil(vertices * static_cast<double>(next.frontier_edges) / static_cast<double>(next.frontier_vertices)));
+  return estimate;
 }
 
 strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_vertices, VertexId visited,
@@ -941,6 +981,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   const Place from = place_of(placement, state.level);
   const Conversions converted = conversions(from, state, end - placement.synced_end[1]);  // whoever runs
   const int persist = persistence_levels(state, next);
+  const bool outgrows = next_outgrows_block(state, next);
   for (std::size_t i = 0; i < strategies_.size() && count < candidates.size(); ++i) {
     strategies::Strategy* s = strategies_[i].get();
     if (strategy_models_[i].fit == nullptr || !s->applicable(state)) continue;
@@ -954,13 +995,13 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     c.conversion_us = conversion_us(*s, from, converted);
     // A device-driven run carries the following levels too; every candidate is charged what
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
-    const double after = future_us(*s, from, next, &c.carried_levels, &c.carried_us);
+    const bool device_run = s == block_strategy_ || s == dp_strategy_;
+    const double after = future_us(*s, from, next, &c.carried_levels, &c.carried_us, device_run && outgrows);
     c.future_us = after - c.carried_us;
     if (persist > 0) {
       // This frontier `persist` more times: a run carries them, the others repeat themselves.
       strategies::FrontierState again = state;
       again.continues_run = true;
-      const bool device_run = s == block_strategy_ || s == dp_strategy_;
       const bool host_run = s == host_strategy_ && host_runs_;
       if (s == dp_strategy_) again.grid_level = block_strategy_ == nullptr || !block_strategy_->applicable(state);
       const double each = device_run || host_run

@@ -60,6 +60,11 @@ double profile_discovered(const std::vector<LevelShape>& levels, const std::vect
                           std::size_t level, VertexId visited, EdgeOffset frontier_edges,
                           VertexId unvisited_vertices);
 
+/// This BFS's next frontier where the sampled BFS's level `next` is matched to it: the vertices
+/// the level is expected to discover (profile_discovered; at level 0 the source's out-degree),
+/// at most num_vertices, with that level's arcs per vertex. {0, 0} where the level is empty.
+LevelShape estimated_next_frontier(const LevelShape& next, double discovered_vertices, VertexId num_vertices);
+
 /// The vertices a sampled BFS discovered: its frontiers' sizes summed.
 inline VertexId profile_reach(const std::vector<LevelShape>& levels) {
   VertexId reach = 0;
@@ -210,9 +215,14 @@ class Executor {
   static double conversion_us(const strategies::Strategy& s, Place from, const Conversions& c);
   // What finishing the BFS costs after s ran from `from` with profile level `next` still to
   // come: the levels a device-driven s carries (count and time, when asked for), then the cost
-  // to go from where it stops.
+  // to go from where it stops. stop_at_next: a run of s carries none (this BFS's next frontier
+  // outgrows the one-block loop where the sample's did not: next_outgrows_block).
   double future_us(const strategies::Strategy& s, Place from, std::size_t next, std::size_t* carried_levels,
-                   double* carried_us) const;
+                   double* carried_us, bool stop_at_next = false) const;
+  // Whether the frontier after this level (estimated_next_frontier) outgrows the one-block loop
+  // where the profile's own level `next` fits it. At level 0 the estimate is exact in vertices
+  // (the source's out-degree), and the sample's source may have had a tenth of them.
+  bool next_outgrows_block(const strategies::FrontierState& state, std::size_t next) const;
 
   Choice choose(const strategies::FrontierState& state, const Placement& placement) const;
   Choice choose_by_rule(const strategies::FrontierState& state) const;

@@ -237,6 +237,27 @@ TEST_CASE("online correction lets a BFS's first level, a fixed cold cost, go pas
   }
 }
 
+TEST_CASE("the next frontier is estimated from this level's discoveries and the sample's arcs per vertex") {
+  using abfs::detail::estimated_next_frontier;
+  abfs::LevelShape sample;
+  sample.frontier_vertices = 10;  // a soc-Slashdot0902 BFS's level 1
+  sample.frontier_edges = 1'490;
+  // A source of out-degree 102 (level 0 discovers 102 vertices): ~15,000 arcs, past the
+  // one-block loop's 8,192, where the sample's level fits.
+  const abfs::LevelShape big = estimated_next_frontier(sample, 102.0, 82'168);
+  CHECK(big.frontier_vertices == 102);
+  CHECK(big.frontier_edges == 15'198);
+  // At the sample's own size the sample's level.
+  const abfs::LevelShape same = estimated_next_frontier(sample, 10.0, 82'168);
+  CHECK(same.frontier_vertices == 10);
+  CHECK(same.frontier_edges == 1'490);
+  // Fractions round up; at most every vertex; nothing from an empty level or no discoveries.
+  CHECK(estimated_next_frontier(sample, 0.5, 82'168).frontier_edges == 149);
+  CHECK(estimated_next_frontier(sample, 1e9, 82'168).frontier_vertices == 82'168);
+  CHECK(estimated_next_frontier(abfs::LevelShape{}, 5.0, 82'168).frontier_edges == 0);
+  CHECK(estimated_next_frontier(sample, -1.0, 82'168).frontier_vertices == 0);
+}
+
 TEST_CASE("a sampled level's bottom-up scans carry to another source's frontier by its arcs") {
   abfs::GraphStats stats;
   stats.num_vertices = 1'000'000;
