@@ -204,15 +204,24 @@ void Executor::learn_corrections() {
   // A BFS's first level may be corrected further: its extra cost is a fixed one, the executor's
   // first decision and the level's data cold in the host's caches after the previous BFS.
   // cpu_expand's level 0 of uniform:8388608:8 took 13.8-15.4 us where its model, ~1 us, had
-  // reached the 8x limit at 7.7; with 32x it was priced 14.4-18.9 (H100, 2026-11-24).
+  // reached the 8x limit at 7.7; with 32x it was priced 14.4-18.9. But its noise is one-sided
+  // and a BFS has one such level: a slow first one (the first BFS after planning, or after other
+  // work) priced ca-AstroPh-lcc's next level 0 at 10.4 us where it took 3.1 (H100,
+  // 2026-11-24). So the first observation is held to 8x, and later ones move the factor up a
+  // quarter of the way and down half of it.
   constexpr double kLimit = 2.0794415416798357;            // log(8)
   constexpr double kFirstLevelLimit = 3.4657359027997265;  // log(32)
   auto fold = [&](Correction& c, std::size_t k, double measured, double predicted) {
     if (measured <= 0.0 || predicted <= 0.0) return;
     const double ratio = std::log(measured / predicted);
     const std::size_t group = k < kClasses ? k / kSizeClasses : k - kClasses;
-    const double limit = &c != &after_upload_pool_ && group == kFirstLevel ? kFirstLevelLimit : kLimit;
-    c.log_factor[k] = std::clamp(c.known[k] ? 0.5 * (c.log_factor[k] + ratio) : ratio, -limit, limit);
+    if (&c != &after_upload_pool_ && group == kFirstLevel && c.known[k]) {
+      const double step = ratio > c.log_factor[k] ? 0.25 : 0.5;
+      c.log_factor[k] = std::clamp(c.log_factor[k] + step * (ratio - c.log_factor[k]), -kFirstLevelLimit,
+                                   kFirstLevelLimit);
+    } else {
+      c.log_factor[k] = std::clamp(c.known[k] ? 0.5 * (c.log_factor[k] + ratio) : ratio, -kLimit, kLimit);
+    }
     c.factor[k] = std::exp(c.log_factor[k]);
     c.known[k] = true;
   };

@@ -213,23 +213,25 @@ TEST_CASE("online correction learns a model's systematic error from the BFSs a p
 
 TEST_CASE("online correction lets a BFS's first level, a fixed cold cost, go past the other levels' limit") {
   // The model prices every level at 0.01 us; host levels take 0.05-2 us, level 0 more (its
-  // data and the executor cold): later levels are corrected by at most 8x, level 0 by 32x.
+  // data and the executor cold): later levels are corrected by at most 8x, level 0 by 32x
+  // (its first observation by 8x, the next ones a quarter of the way up).
   const abfs::Graph g = abfs::generate_grid(64, 64);
   abfs::PlanOptions options = host_only();
   abfs::detail::Executor executor(g, options, false);
   executor.set_level_profile(executor.sample_levels(0));
   executor.set_models(hundredfold_too_fast_models(g), "test");
-  abfs::BfsResult untaught, taught;
+  abfs::BfsResult untaught, once, taught;
   executor.execute(100, untaught);
-  executor.execute(200, taught);
+  executor.execute(200, once);
   executor.execute(300, taught);
   abfs::test::check_bfs(g, 300, taught);
   REQUIRE(untaught.levels.size() > 2);
   REQUIRE(taught.levels.size() > 2);
   const double base = untaught.levels[0].predicted_us;
-  INFO("level 0 measured " << untaught.levels[0].time_us << " us, priced " << base << " then "
-                           << taught.levels[0].predicted_us);
+  INFO("level 0 measured " << untaught.levels[0].time_us << " us, priced " << base << ", "
+                           << once.levels[0].predicted_us << ", then " << taught.levels[0].predicted_us);
   REQUIRE(untaught.levels[0].time_us > 16 * base);  // the premise: far more than 8x off
+  CHECK(once.levels[0].predicted_us == doctest::Approx(8.0 * base));  // one observation: 8x at most
   CHECK(taught.levels[0].predicted_us > 8.5 * base);
   CHECK(taught.levels[0].predicted_us <= 32.0 * base * (1 + 1e-9));
   for (std::size_t k = 1; k < taught.levels.size(); ++k) {
