@@ -557,6 +557,12 @@ void Executor::prepare_lookahead() {
     if (dp_strategy_ != nullptr) {
       continued.grid_level = !fits_block[i];
       dp_us = predict_carried_us(*dp_strategy_, dp_strategy_->cost_features(continued, stats_), state.frontier_edges);
+      // dynamic_parallel's one-block levels are one_block's loop in a graph node, and cost no
+      // less: forced on luxembourg_osm, 2.90 ms a BFS against one_block's 2.70. Corrected apart,
+      // their prices came within 1-2% of each other over luxembourg_osm's middle levels, and the
+      // plan ran them in dynamic_parallel at 2.85 / 3.36 us a level where one_block takes
+      // 2.40 / 3.01 (H100, 2026-11-24).
+      if (fits_block[i]) dp_us = std::max(dp_us, block_us);
     }
     profile_.block_run.prefix[i + 1] = profile_.block_run.prefix[i] + block_us;
     profile_.dp_run.prefix[i + 1] = profile_.dp_run.prefix[i] + dp_us;
