@@ -1268,6 +1268,25 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     if (choice.priced && !choice.persistence) {  // a run the models chose stops where they price leaving cheaper
       if (&strategy == block_strategy_) context.handback = profile_.block_handback.table;
       if (&strategy == dp_strategy_) context.handback = profile_.dp_handback.table;
+      if (context.handback.model != nullptr) {
+        // The table's price_from is two profile levels before the first level where any run
+        // would hand back, often one long before this run starts: luxembourg_osm's runs from
+        // level ~330 were priced at every level (~0.3 us each: 2.72 / 3.30 us against 2.40 /
+        // 3.01 unpriced) for a hand-back the lookahead puts at ~880. So this run is priced from
+        // two profile levels before where the lookahead has it stop, and not at all where it
+        // carries the BFS to the end. Interleaved A/B, 3 x 16 sources: luxembourg_osm's
+        // carried levels 2.59 / 3.23 -> 2.30 / 2.94 us, its BFS mean 2.68 -> 2.47 ms; seven
+        // other graphs within their noise, -5% to +4% (H100, 2026-11-24).
+        const RunLookahead& run = &strategy == block_strategy_ ? profile_.block_run : profile_.dp_run;
+        const std::size_t next = matching_profile_level(end, state.frontier_vertices) + 1;
+        if (next < run.end.size()) {
+          const std::size_t stop = run.end[next];
+          const unsigned int from = stop + 1 >= run.end.size() ? std::numeric_limits<unsigned int>::max()
+                                    : stop < 2                 ? 0u
+                                                               : profile_.visited[stop - 2];
+          context.handback.price_from = std::max(context.handback.price_from, from);
+        }
+      }
     }
     // cpu_expand goes on in a host run where nothing else could run (forced, or no device), or
     // while the models say stay (they chose it); a schedule decides every level itself.
