@@ -215,7 +215,7 @@ void Executor::learn_corrections() {
     if (measured <= 0.0 || predicted <= 0.0) return;
     const double ratio = std::log(measured / predicted);
     const std::size_t group = k < kClasses ? k / kSizeClasses : k - kClasses;
-    if (&c != &after_upload_pool_ && group == kFirstLevel && c.known[k]) {
+    if (group == kFirstLevel && c.known[k]) {  // the pool and the upload slot have no such group
       const double step = ratio > c.log_factor[k] ? 0.25 : 0.5;
       c.log_factor[k] = std::clamp(c.log_factor[k] + step * (ratio - c.log_factor[k]), -kFirstLevelLimit,
                                    kFirstLevelLimit);
@@ -711,17 +711,20 @@ void Executor::upload_handback() {
     ABFS_CUDA_CHECK(cudaMemcpyAsync(h->model.data(), &m, sizeof m, cudaMemcpyHostToDevice, stream));
     ABFS_CUDA_CHECK(cudaMemcpyAsync(h->levels.data(), h->levels_host.data(), levels * sizeof(HandbackLevel),
                                     cudaMemcpyHostToDevice, stream));
-    // Priced from two profile levels before the lookahead's first hand-back on.
-    const unsigned int price_from =
-        run.first_handback >= levels   ? std::numeric_limits<unsigned int>::max()
-        : run.first_handback < 2 ? 0u
-                                 : profile_.visited[run.first_handback - 2];
+    // Priced from two profile levels before the lookahead's first hand-back on (a run the
+    // executor starts: before its own stop, execute_levels).
+    const unsigned int price_from = price_from_before(run.first_handback);
     // A larger profile waiting: a run that outgrows this one stops for the planner to use it.
     const unsigned int outgrown_at =
         active_profile_ + 1 < profiles_.size() && levels > 0 ? profile_.visited.back() : ~0u;
     h->table = HandbackTable{h->model.data(), h->levels.data(), static_cast<unsigned int>(levels), price_from,
                              outgrown_at};
   }
+}
+
+unsigned int Executor::price_from_before(std::size_t stop) const {
+  const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
+  return stop >= levels ? std::numeric_limits<unsigned int>::max() : stop < 2 ? 0u : profile_.visited[stop - 2];
 }
 
 double Executor::future_us(const strategies::Strategy& s, Place from, std::size_t next, std::size_t* carried_levels,
@@ -1280,11 +1283,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         const RunLookahead& run = &strategy == block_strategy_ ? profile_.block_run : profile_.dp_run;
         const std::size_t next = matching_profile_level(end, state.frontier_vertices) + 1;
         if (next < run.end.size()) {
-          const std::size_t stop = run.end[next];
-          const unsigned int from = stop + 1 >= run.end.size() ? std::numeric_limits<unsigned int>::max()
-                                    : stop < 2                 ? 0u
-                                                               : profile_.visited[stop - 2];
-          context.handback.price_from = std::max(context.handback.price_from, from);
+          context.handback.price_from = std::max(context.handback.price_from, price_from_before(run.end[next]));
         }
       }
     }

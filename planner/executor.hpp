@@ -219,6 +219,9 @@ class Executor {
   // outgrows the one-block loop where the sample's did not: next_outgrows_block).
   double future_us(const strategies::Strategy& s, Place from, std::size_t next, std::size_t* carried_levels,
                    double* carried_us, bool stop_at_next = false) const;
+  // A hand-back table's HandbackTable::price_from for a run the lookahead stops at profile
+  // level `stop`: the vertices visited two levels before it (0 that early; never at the end).
+  unsigned int price_from_before(std::size_t stop) const;
   // Whether the frontier after this level (estimated_next_frontier) outgrows the one-block loop
   // where the profile's own level `next` fits it. At level 0 the estimate is exact in vertices
   // (the source's out-degree), and the sample's source may have had a tenth of them.
