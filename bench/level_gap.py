@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Where the adaptive plan loses to the Exhaustive oracle, and which levels its models misprice.
+
+Input: the level logs `bench/planner_suite.sh ... compare` leaves in its logs.tar.gz, one pair per
+graph: levels_G.json (the adaptive plan's BFSs) and levels_G.oracle.json (the oracle's chain for
+the same sources), as `abfs compare GRAPH --log levels_G.json` writes them.
+
+Per graph, over the adaptive BFSs (each against the oracle's chain from the same source, its first
+one where a source repeats), the mean BFS time of both and the gap between them split into:
+  levels 0-1  the first two levels (the decision on cold caches, the first upload or launch);
+  same        later levels where both ran the same strategy (warmth, pricing overhead, noise);
+  different   later levels where the strategies differ (the decisions);
+  outside     the adaptive BFS's time not in any level record (timers, the end of the BFS).
+Then the per-level prediction error |predicted - measured| / measured (predictions and times
+with their conversions, as `abfs compare` computes it): median, 90th percentile, and the kinds
+of level most often over 40% (strategy; decided, continued in a run, or with a conversion; the
+measured time's range).
+
+Usage: bench/level_gap.py LOGDIR [--worst K]   (K: kinds of level listed per graph, default 3)
+"""
+import argparse
+import collections
+import glob
+import json
+import math
+import os
+import statistics
+
+
+def level_us(level):
+    return level["time_us"] + level["conversion_us"]
+
+
+def gap(adaptive, oracle):
+    chains = {}
+    for run in oracle["runs"]:
+        chains.setdefault(run["source"], run)
+    parts = collections.Counter()
+    count = 0
+    for run in adaptive["runs"]:
+        chain = chains.get(run["source"])
+        if chain is None:
+            continue
+        count += 1
+        by_level = {level["level"]: level for level in chain["levels"]}
+        parts["adaptive"] += run["total_ms"] * 1000.0
+        parts["oracle"] += sum(level_us(level) for level in chain["levels"])
+        parts["outside"] += run["total_ms"] * 1000.0 - sum(level_us(level) for level in run["levels"])
+        for level in run["levels"]:
+            other = by_level.get(level["level"])
+            if other is None:
+                continue
+            d = level_us(level) - level_us(other)
+            if level["level"] <= 1:
+                parts["levels 0-1"] += d
+            elif level["strategy"] == other["strategy"]:
+                parts["same"] += d
+            else:
+                parts["different"] += d
+    return {k: v / count for k, v in parts.items()} if count else None
+
+
+def kind(level):
+    if level["reason"].startswith("continued"):
+        how = "continued"
+    elif level["conversion_us"] > 0.0:
+        how = "converted"
+    else:
+        how = "decided"
+    us = level_us(level)
+    size = "<5 us" if us < 5 else "<20 us" if us < 20 else "<100 us" if us < 100 else ">=100 us"
+    return f"{level['strategy']} {how} {size}"
+
+
+def errors(adaptive):
+    all_errors = []
+    by_kind = collections.defaultdict(list)
+    for run in adaptive["runs"]:
+        for level in run["levels"]:
+            measured = level_us(level)
+            predicted = level["predicted_us"] + level["predicted_conversion_us"]
+            if predicted > 0.0 and measured > 0.0:
+                e = abs(predicted - measured) / measured
+                all_errors.append(e)
+                by_kind[kind(level)].append(e)
+    return all_errors, by_kind
+
+
+def quantile(values, q):
+    # The rule abfs compare reports by (detail::quantile, planner/cost_model.cpp): nearest rank.
+    s = sorted(values)
+    rank = math.ceil(q * len(s))
+    return s[min(len(s) - 1, max(rank, 1) - 1)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("logdir")
+    parser.add_argument("--worst", type=int, default=3)
+    args = parser.parse_args()
+    pairs = sorted(glob.glob(os.path.join(args.logdir, "levels_*.oracle.json")))
+    if not pairs:
+        raise SystemExit(f"level_gap: no levels_*.oracle.json in {args.logdir}")
+    for oracle_path in pairs:
+        graph = os.path.basename(oracle_path)[len("levels_"):-len(".oracle.json")]
+        adaptive_path = oracle_path.replace(".oracle.json", ".json")
+        if not os.path.exists(adaptive_path):
+            print(f"{graph}: no {os.path.basename(adaptive_path)}")
+            continue
+        with open(adaptive_path) as f:
+            adaptive = json.load(f)
+        with open(oracle_path) as f:
+            oracle = json.load(f)
+        g = gap(adaptive, oracle)
+        if g is None:
+            print(f"{graph}: no source in both logs")
+            continue
+        print(f"{graph}: adaptive {g['adaptive']:.1f} us, oracle {g['oracle']:.1f} (means); gap "
+              f"{g['adaptive'] - g['oracle']:.1f} = levels 0-1 {g.get('levels 0-1', 0.0):.1f}, same "
+              f"{g.get('same', 0.0):.1f}, different {g.get('different', 0.0):.1f}, outside {g.get('outside', 0.0):.1f}")
+        all_errors, by_kind = errors(adaptive)
+        if not all_errors:
+            continue
+        print(f"  prediction error: median {100 * quantile(all_errors, 0.5):.0f}%, "
+              f"p90 {100 * quantile(all_errors, 0.9):.0f}% over {len(all_errors)} levels")
+        worst = sorted(by_kind.items(), key=lambda kv: -sum(1 for e in kv[1] if e > 0.4))
+        for name, es in worst[: args.worst]:
+            over = sum(1 for e in es if e > 0.4)
+            if over:
+                print(f"    over 40%: {over} of {len(es)} {name} (median {100 * statistics.median(es):.0f}%)")
+
+
+if __name__ == "__main__":
+    main()
