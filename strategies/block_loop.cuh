@@ -29,10 +29,17 @@ namespace abfs::strategies::detail_block {
 /// vertices, and fewer warps make each barrier cheaper.
 constexpr int kBlockThreads = 512;
 constexpr int kWQueues = 32;
-/// Frontier vertices with more arcs than this are expanded by the whole block, not one thread.
-constexpr EdgeOffset kBigDegree = 64;
-/// At most this many such vertices per level go to the block (the rest stay with their thread).
-constexpr unsigned int kBigListCapacity = 128;
+/// Frontier vertices with more arcs than this are expanded by the whole block, not one thread
+/// (32: at 64, a thread's list of 33-64 arcs, eight batches of loads, set the level's pace on
+/// uk-2007-05@100000 and ca-AstroPh-lcc; at 16, rgg_n_2_16_s0's and wave's lists of 17-32 arcs
+/// paid the gathering's scan and barrier. H100, 2026-11-24).
+constexpr EdgeOffset kBigDegree = 32;
+/// At most this many such vertices per level go to the block (the rest stay with their thread):
+/// kBigPerLane per lane of the warp that scans their lengths.
+constexpr int kBigPerLane = 8;
+constexpr unsigned int kBigListCapacity = 32 * kBigPerLane;
+/// A thread walking a list loads this many of its arcs at once (a round trip per batch).
+constexpr int kArcBatch = 8;
 
 /// What the loop reads and writes. Shapes as in runtime/bfs_buffers.hpp; spill: |V| scratch ids.
 struct BlockLoopArgs {
@@ -212,9 +219,13 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   __shared__ unsigned int queued;
   __shared__ unsigned int big_count;
   __shared__ VertexId big[kBigListCapacity];      // frontier vertices expanded by the whole block
+  __shared__ EdgeOffset big_first[kBigListCapacity];  // their first arcs
+  __shared__ EdgeOffset big_arcs[kBigListCapacity];   // their arcs; after the scan, the inclusive sums
   __shared__ unsigned long long level_edges[2];  // arcs out of the frontier being expanded, by parity
   using WarpScan = cub::WarpScan<unsigned int>;
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
+  using ArcScan = cub::WarpScan<EdgeOffset>;
+  __shared__ typename ArcScan::TempStorage arc_scan_storage;
   // The model's one-block and host costs, read once (block_leave_is_cheaper).
   __shared__ float4 handback_costs[2][detail::kHandbackClasses];
   const bool handback = a.handback.model != nullptr;
@@ -310,21 +321,76 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
         const unsigned int slot = atomicAdd(&big_count, 1u);
         if (slot < kBigListCapacity) {
           big[slot] = u;
+          big_first[slot] = first;
+          big_arcs[slot] = stop - first;
           continue;
         }
       }
-      for (EdgeOffset e = first; e < stop; ++e) {
-        claim_and_push(a, visited, u, a.column_indices[e], level, wqueues, wqueue_size, &spill_size, lane);
+      // kArcBatch column indices are loaded before any is claimed: the claims' stores (dist,
+      // parent, w-queue) might alias the column array for the compiler, which would otherwise
+      // issue each arc's load after the previous arc's stores, a round trip per arc.
+      for (EdgeOffset e = first; e < stop; e += kArcBatch) {
+        VertexId v[kArcBatch];
+#pragma unroll
+        for (int j = 0; j < kArcBatch; ++j) v[j] = e + j < stop ? __ldg(a.column_indices + e + j) : kNoVertex;
+#pragma unroll
+        for (int j = 0; j < kArcBatch; ++j) {
+          if (v[j] != kNoVertex) claim_and_push(a, visited, u, v[j], level, wqueues, wqueue_size, &spill_size, lane);
+        }
       }
     }
     __syncthreads();
     const unsigned int bigs = min(big_count, kBigListCapacity);
     if (bigs > 0) {  // uniform: read after the barrier
-      for (unsigned int k = 0; k < bigs; ++k) {
-        const VertexId u = big[k];
-        for (EdgeOffset e = a.row_offsets[u] + threadIdx.x, stop = a.row_offsets[u + 1]; e < stop;
-             e += kBlockThreads) {
-          claim_and_push(a, visited, u, a.column_indices[e], level, wqueues, wqueue_size, &spill_size, lane);
+      // The listed vertices' arcs are dealt to the block evenly (scan-based gathering; Merrill,
+      // Garland, Grimshaw, PPoPP 2012): warp 0 turns their lengths into inclusive sums, and the
+      // block's threads take arcs threadIdx.x, + kBlockThreads, ... of their concatenation,
+      // kArcBatch loads at once, each finding its vertex by a binary search over the sums.
+      if (threadIdx.x < 32) {
+        EdgeOffset sums[kBigPerLane];
+        EdgeOffset sum = 0;
+#pragma unroll
+        for (int j = 0; j < kBigPerLane; ++j) {
+          const unsigned int k = lane * kBigPerLane + j;
+          sum += k < bigs ? big_arcs[k] : 0;
+          sums[j] = sum;
+        }
+        EdgeOffset before = 0;
+        ArcScan(arc_scan_storage).ExclusiveSum(sum, before);
+#pragma unroll
+        for (int j = 0; j < kBigPerLane; ++j) {
+          const unsigned int k = lane * kBigPerLane + j;
+          if (k < bigs) big_arcs[k] = before + sums[j];
+        }
+      }
+      __syncthreads();
+      const EdgeOffset total = big_arcs[bigs - 1];
+      for (EdgeOffset base = threadIdx.x; base < total; base += kBlockThreads * kArcBatch) {
+        VertexId v[kArcBatch];
+        VertexId u[kArcBatch];
+#pragma unroll
+        for (int j = 0; j < kArcBatch; ++j) {
+          const EdgeOffset i = base + static_cast<EdgeOffset>(j) * kBlockThreads;
+          v[j] = kNoVertex;
+          if (i < total) {
+            unsigned int lo = 0;
+            unsigned int hi = bigs - 1;  // the first k with big_arcs[k] > i is in [lo, hi]
+            while (lo < hi) {
+              const unsigned int mid = (lo + hi) / 2;
+              if (big_arcs[mid] > i) {
+                hi = mid;
+              } else {
+                lo = mid + 1;
+              }
+            }
+            const EdgeOffset before = lo > 0 ? big_arcs[lo - 1] : 0;
+            u[j] = big[lo];
+            v[j] = __ldg(a.column_indices + big_first[lo] + (i - before));
+          }
+        }
+#pragma unroll
+        for (int j = 0; j < kArcBatch; ++j) {
+          if (v[j] != kNoVertex) claim_and_push(a, visited, u[j], v[j], level, wqueues, wqueue_size, &spill_size, lane);
         }
       }
       __syncthreads();
