@@ -768,11 +768,32 @@ bool Executor::next_outgrows_block(const strategies::FrontierState& state, std::
   sample.frontier_edges = shape.frontier_edges;
   sample.location = Location::Device;
   if (!block_strategy_->applicable(sample)) return false;  // the lookahead stops the run there already
-  const LevelShape estimate = estimated_next_frontier(shape, state.discovered_vertices, stats_.num_vertices);
+  // At level 0 the next frontier is known exactly (the source's neighbours): uk-2007-05@100000's
+  // level 1 of 80 vertices and 8,289 arcs, estimated at the sample's arcs per vertex to fit the
+  // loop's 8,192, made one_block's run at level 0 look able to carry it in 6 BFSs of 8, ~20 us
+  // a BFS over the oracle's host level (H100, 2026-11-24).
+  const LevelShape estimate = state.level == 0 && source_next_.frontier_vertices > 0
+                                  ? source_next_
+                                  : estimated_next_frontier(shape, state.discovered_vertices, stats_.num_vertices);
   strategies::FrontierState guess = sample;
   guess.frontier_vertices = estimate.frontier_vertices;
   guess.frontier_edges = estimate.frontier_edges;
   return !block_strategy_->applicable(guess);
+}
+
+LevelShape source_next_frontier(const Graph& graph, VertexId source, EdgeOffset max_arcs) {
+  LevelShape next;
+  const Csr& csr = graph.csr();
+  const EdgeOffset first = csr.row_offsets[source];
+  const EdgeOffset stop = csr.row_offsets[source + 1];
+  if (stop - first > max_arcs) return next;
+  for (EdgeOffset e = first; e < stop; ++e) {
+    const VertexId v = csr.column_indices[e];
+    if (v == source) continue;
+    ++next.frontier_vertices;
+    next.frontier_edges += graph.out_degree(v);
+  }
+  return next;
 }
 
 LevelShape estimated_next_frontier(const LevelShape& next, double discovered_vertices, VertexId num_vertices) {
@@ -1203,6 +1224,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
   surprise_.assign(strategies_.size(), 1.0);
   previous_frontiers_ = {};
+  source_next_ = block_strategy_ != nullptr ? source_next_frontier(graph, source, kSourceNextMaxArcs) : LevelShape{};
   use_profile(0);  // the smallest: outgrown as the BFS discovers more (outgrow_profile)
   profile_switches_.clear();
   // A level's time runs from the end of the previous one: the decision and the executor's

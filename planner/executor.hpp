@@ -65,6 +65,12 @@ double profile_discovered(const std::vector<LevelShape>& levels, const std::vect
 /// at most num_vertices, with that level's arcs per vertex. {0, 0} where the level is empty.
 LevelShape estimated_next_frontier(const LevelShape& next, double discovered_vertices, VertexId num_vertices);
 
+/// The frontier after level 0 of a BFS from `source`: the source's out-neighbours other than
+/// itself and their out-arcs, read from the CSR (one degree read per neighbour). Exact where
+/// duplicate arcs were dropped (the loaders' default), an upper bound where they were kept.
+/// {0, 0} where the source has more than max_arcs arcs (the caller estimates instead).
+LevelShape source_next_frontier(const Graph& graph, VertexId source, EdgeOffset max_arcs);
+
 /// The vertices a sampled BFS discovered: its frontiers' sizes summed.
 inline VertexId profile_reach(const std::vector<LevelShape>& levels) {
   VertexId reach = 0;
@@ -222,9 +228,9 @@ class Executor {
   // A hand-back table's HandbackTable::price_from for a run the lookahead stops at profile
   // level `stop`: the vertices visited two levels before it (0 that early; never at the end).
   unsigned int price_from_before(std::size_t stop) const;
-  // Whether the frontier after this level (estimated_next_frontier) outgrows the one-block loop
-  // where the profile's own level `next` fits it. At level 0 the estimate is exact in vertices
-  // (the source's out-degree), and the sample's source may have had a tenth of them.
+  // Whether the frontier after this level outgrows the one-block loop where the profile's own
+  // level `next` fits it: at level 0 the exact one (source_next_), later estimated_next_frontier
+  // (the sample's source may have had a tenth of this one's discoveries).
   bool next_outgrows_block(const strategies::FrontierState& state, std::size_t next) const;
 
   Choice choose(const strategies::FrontierState& state, const Placement& placement) const;
@@ -308,6 +314,12 @@ class Executor {
   // The frontiers of the two levels before the one being decided ([0]: the one before), 0 where
   // none (set by execute_levels, levels carried by runs included).
   std::array<VertexId, 2> previous_frontiers_{};
+  // The frontier after this BFS's level 0 (source_next_frontier), read when the BFS starts for
+  // sources of at most kSourceNextMaxArcs arcs (a degree read each, ~1 us per hundred from
+  // cold host memory; past a thousand, the estimate puts the next frontier past the loop's
+  // 8,192 arcs anyway at 8 arcs per vertex).
+  static constexpr EdgeOffset kSourceNextMaxArcs = 1024;
+  LevelShape source_next_{};
   struct ProfileMatch {
     VertexId visited = ~VertexId{0};
     std::size_t level = 0;

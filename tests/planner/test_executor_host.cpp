@@ -239,6 +239,23 @@ TEST_CASE("online correction lets a BFS's first level, a fixed cold cost, go pas
   }
 }
 
+TEST_CASE("the frontier after level 0 is read from the source's neighbours") {
+  using abfs::detail::source_next_frontier;
+  // 0 -> 1, 2, 3 and a self-loop 0 -> 0 (kept); 1 -> 2; 2 -> 0, 1, 3; 3 has no arcs.
+  abfs::Csr csr;
+  csr.row_offsets = {0, 4, 5, 8, 8};
+  csr.column_indices = {0, 1, 2, 3, 2, 0, 1, 3};
+  const abfs::Graph g(std::move(csr), true, "source_next");
+  const abfs::LevelShape next = source_next_frontier(g, 0, 1024);
+  CHECK(next.frontier_vertices == 3);  // the self-loop leads nowhere new
+  CHECK(next.frontier_edges == 4);     // 1 + 3 + 0
+  CHECK(source_next_frontier(g, 3, 1024).frontier_vertices == 0);
+  // Past the cap nothing is read: the caller estimates.
+  const abfs::LevelShape capped = source_next_frontier(g, 0, 3);
+  CHECK(capped.frontier_vertices == 0);
+  CHECK(capped.frontier_edges == 0);
+}
+
 TEST_CASE("the next frontier is estimated from this level's discoveries and the sample's arcs per vertex") {
   using abfs::detail::estimated_next_frontier;
   abfs::LevelShape sample;
