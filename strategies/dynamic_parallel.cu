@@ -69,6 +69,8 @@ constexpr int kGridQueue = 4 * kGridThreads;  // b-queue slots per block; beyond
 /// than kGridWarpDegree go to the whole warp; lists longer than kGridHubDegree are hubs, listed
 /// for the whole grid on hub levels (at most kGridHubs a level), else scanned by their block.
 constexpr EdgeOffset kGridWarpDegree = 32;
+/// A lane loads this many of its arcs at once (visit_arcs).
+constexpr int kVisitBatch = 4;
 constexpr EdgeOffset kGridHubDegree = 4 * kGridThreads;
 constexpr unsigned int kGridHubs = 1024;
 /// Hubs a block scans with all its threads where the grid does not share them (levels that are
@@ -304,10 +306,9 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   // per group of lanes that found vertices together), or, once the b-queue is full, in the order
   // directly (one global atomic per such group).
   unsigned long long found_edges = 0;
-  auto visit = [&](VertexId u, VertexId v) {
+  auto claim = [&](VertexId u, VertexId v) {
     const std::uint32_t bit = 1u << (v & 31);
-    std::uint32_t* word = g.visited + (v >> 5);
-    if ((*word & bit) != 0 || (atomicOr(word, bit) & bit) != 0) return;
+    if ((atomicOr(g.visited + (v >> 5), bit) & bit) != 0) return;
     g.dist[v] = level + 1;
     g.parent[v] = u;
     found_edges += g.row_offsets[v + 1] - g.row_offsets[v];
@@ -325,6 +326,28 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
     unsigned int at = 0;
     if (spill_rank == 0) at = atomicAdd(&c->order_tail, static_cast<unsigned int>(spilled.num_threads()));
     g.order[spilled.shfl(at, 0) + spill_rank] = v;
+  };
+  // Visits u's arcs begin, begin + stride, ... before end, kVisitBatch at a time: their
+  // neighbours, then the neighbours' visited words, are loaded together, and a plain read
+  // filters most visited neighbours before the claim. One at a time, every arc's loads waited
+  // for the previous arc's claim (the compiler may not move a load above an atomic on memory
+  // it cannot prove apart).
+  auto visit_arcs = [&](VertexId u, EdgeOffset begin, EdgeOffset end, EdgeOffset stride) {
+    for (EdgeOffset e = begin; e < end; e += stride * kVisitBatch) {
+      VertexId v[kVisitBatch];
+      std::uint32_t word[kVisitBatch];
+#pragma unroll
+      for (int j = 0; j < kVisitBatch; ++j) {
+        const EdgeOffset at = e + static_cast<EdgeOffset>(j) * stride;
+        v[j] = at < end ? __ldg(g.column_indices + at) : kNoVertex;
+      }
+#pragma unroll
+      for (int j = 0; j < kVisitBatch; ++j) word[j] = v[j] != kNoVertex ? g.visited[v[j] >> 5] : ~0u;
+#pragma unroll
+      for (int j = 0; j < kVisitBatch; ++j) {
+        if ((word[j] & (1u << (v[j] & 31))) == 0) claim(u, v[j]);
+      }
+    }
   };
   // Lists u's arcs [first, first + length) for the whole grid; false when the list is full.
   auto list_hub = [&](VertexId u, EdgeOffset first, EdgeOffset length) {
@@ -387,23 +410,18 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
         const int owner = __ffs(wide) - 1;
         const VertexId wu = __shfl_sync(0xFFFFFFFFu, u, owner);
         const EdgeOffset wstop = __shfl_sync(0xFFFFFFFFu, stop, owner);
-        for (EdgeOffset e = __shfl_sync(0xFFFFFFFFu, first, owner) + lane; e < wstop; e += 32) {
-          visit(wu, g.column_indices[e]);
-        }
+        visit_arcs(wu, __shfl_sync(0xFFFFFFFFu, first, owner) + lane, wstop, 32);
         if (leader == static_cast<unsigned int>(owner)) stop = first;
       }
     }
-    for (EdgeOffset e = first + group_lane; e < stop; e += group) visit(u, g.column_indices[e]);
+    visit_arcs(u, first + group_lane, stop, group);
     // This block's hubs, each by all its threads: with a warp each, kron:22's level 2 (190,989
     // vertices, 89 million arcs) took 7,970 us, against 3,208 so (H100, 2026-11-24).
     __syncthreads();
     const unsigned int hubs_here = min(block_hub_count, kGridBlockHubs);
     for (unsigned int k = 0; k < hubs_here; ++k) {
       const VertexId hub = block_hubs[k];
-      for (EdgeOffset e = g.row_offsets[hub] + threadIdx.x, hub_stop = g.row_offsets[hub + 1]; e < hub_stop;
-           e += kGridThreads) {
-        visit(hub, g.column_indices[e]);
-      }
+      visit_arcs(hub, g.row_offsets[hub] + threadIdx.x, g.row_offsets[hub + 1], kGridThreads);
     }
   } else if (block < blocks) {
     // A helper block (hub levels): every block that owns vertices has a lower logical index, so
@@ -449,7 +467,7 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
           claimed = __shfl_sync(0xFFFFFFFFu, claimed, 0);
           if (claimed >= length) break;
           const unsigned long long stop = first + min(claimed + kGridHubChunk, length);
-          for (unsigned long long e = first + claimed + lane; e < stop; e += 32) visit(u, g.column_indices[e]);
+          visit_arcs(u, first + claimed + lane, stop, 32);
         }
       }
     }
