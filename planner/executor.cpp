@@ -772,9 +772,11 @@ bool Executor::next_outgrows_block(const strategies::FrontierState& state, std::
   // level 1 of 80 vertices and 8,289 arcs, estimated at the sample's arcs per vertex to fit the
   // loop's 8,192, made one_block's run at level 0 look able to carry it in 6 BFSs of 8, ~20 us
   // a BFS over the oracle's host level (H100, 2026-11-24).
-  const LevelShape estimate = state.level == 0 && source_next_.frontier_vertices > 0
-                                  ? source_next_
-                                  : estimated_next_frontier(shape, state.discovered_vertices, stats_.num_vertices);
+  LevelShape estimate;
+  if (state.level == 0) estimate = source_next_frontier(buffers_.graph(), buffers_.h_order[0], kSourceNextMaxArcs);
+  if (estimate.frontier_vertices == 0) {
+    estimate = estimated_next_frontier(shape, state.discovered_vertices, stats_.num_vertices);
+  }
   strategies::FrontierState guess = sample;
   guess.frontier_vertices = estimate.frontier_vertices;
   guess.frontier_edges = estimate.frontier_edges;
@@ -1224,7 +1226,6 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
   surprise_.assign(strategies_.size(), 1.0);
   previous_frontiers_ = {};
-  source_next_ = block_strategy_ != nullptr ? source_next_frontier(graph, source, kSourceNextMaxArcs) : LevelShape{};
   use_profile(0);  // the smallest: outgrown as the BFS discovers more (outgrow_profile)
   profile_switches_.clear();
   // A level's time runs from the end of the previous one: the decision and the executor's

@@ -229,8 +229,8 @@ class Executor {
   // level `stop`: the vertices visited two levels before it (0 that early; never at the end).
   unsigned int price_from_before(std::size_t stop) const;
   // Whether the frontier after this level outgrows the one-block loop where the profile's own
-  // level `next` fits it: at level 0 the exact one (source_next_), later estimated_next_frontier
-  // (the sample's source may have had a tenth of this one's discoveries).
+  // level `next` fits it: at level 0 the exact one (source_next_frontier), else
+  // estimated_next_frontier (the sample's source may have had a tenth of this one's discoveries).
   bool next_outgrows_block(const strategies::FrontierState& state, std::size_t next) const;
 
   Choice choose(const strategies::FrontierState& state, const Placement& placement) const;
@@ -314,12 +314,11 @@ class Executor {
   // The frontiers of the two levels before the one being decided ([0]: the one before), 0 where
   // none (set by execute_levels, levels carried by runs included).
   std::array<VertexId, 2> previous_frontiers_{};
-  // The frontier after this BFS's level 0 (source_next_frontier), read when the BFS starts for
-  // sources of at most kSourceNextMaxArcs arcs (a degree read each, ~1 us per hundred from
-  // cold host memory; past a thousand, the estimate puts the next frontier past the loop's
-  // 8,192 arcs anyway at 8 arcs per vertex).
+  // The frontier after level 0 is read exactly (source_next_frontier) from sources of at most
+  // kSourceNextMaxArcs arcs (a degree read each, ~1 us per hundred from cold host memory; past
+  // a thousand, the estimate puts the next frontier past the loop's 8,192 arcs anyway at 8
+  // arcs per vertex).
   static constexpr EdgeOffset kSourceNextMaxArcs = 1024;
-  LevelShape source_next_{};
   struct ProfileMatch {
     VertexId visited = ~VertexId{0};
     std::size_t level = 0;
