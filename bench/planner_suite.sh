@@ -13,6 +13,7 @@
 # and oracle level logs of every compared graph).
 set -uo pipefail
 bundle=$1; final=$2; shift 2
+mkdir -p "$final"
 work=$(mktemp -d)
 export ABFS_DATA_DIR=$bundle/data ABFS_CACHE_DIR=/tmp/abfs-cache
 export ABFS_WISDOM=${ABFS_WISDOM:-$final/wisdom.yaml}

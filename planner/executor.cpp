@@ -130,8 +130,12 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
   }
   corrections_.assign(strategies_.size() + 1, Correction{});  // + the upload (upload_slot())
   after_upload_pool_ = Correction{};
+  first_level_seen_ = 0;
+  first_level_extra_us_ = 0.0;
+  first_level_skip_ = true;
   past_first_bfs_ = warmed_;
   observations_.clear();
+  learn_warm_uploads();
   prepare_lookaheads();
 }
 
@@ -183,6 +187,33 @@ void Executor::note_surprise(std::size_t slot, double predicted_us, double measu
   }
 }
 
+void Executor::learn_first_level(double executor_us) {
+  if (!options_.online_correction || models_ == nullptr || !(executor_us >= 0.0)) return;
+  if (first_level_skip_) {  // a plan's first BFS: its level 0 took 5-10x the next ones' (ca-AstroPh-lcc)
+    first_level_skip_ = false;
+    return;
+  }
+  first_level_extras_[first_level_seen_++ % kFirstLevelWindow] =
+      std::max(0.0, executor_us - models_->level_overhead_us);
+  std::array<double, kFirstLevelWindow> kept = first_level_extras_;
+  const auto count = static_cast<std::ptrdiff_t>(std::min(first_level_seen_, kFirstLevelWindow));
+  const auto lower_median = kept.begin() + (count - 1) / 2;  // one slow BFS does not set it
+  std::nth_element(kept.begin(), lower_median, kept.begin() + count);
+  first_level_extra_us_ = *lower_median;
+}
+
+void Executor::learn_warm_uploads() {
+  // warm_strategies' BFS, run before the models were set, moved the frontier to the device at
+  // its first level and after its host levels. Without these, a plan's first BFS priced its
+  // uploads by the calibration's model alone: 13.5 us and more for a few vertices where they
+  // took 3.5-7 (soc-Slashdot0902, uk-2007-05@100000, wave; H100, 2026-11-24).
+  if (models_ == nullptr || to_device_model_.fit == nullptr || !options_.online_correction) return;
+  for (const WarmUpload& u : warm_uploads_) {
+    observe_at(upload_slot(), u.vertices, u.first ? 1 : 0, predict_upload_us(u.vertices, u.first), u.us);
+  }
+  fold_observations();
+}
+
 void Executor::learn_corrections() {
   if (!past_first_bfs_) {
     // An executor's first BFS pays one-time costs later ones do not: pages and caches touched
@@ -197,6 +228,11 @@ void Executor::learn_corrections() {
     return;
   }
   if (observations_.empty()) return;
+  fold_observations();
+  prepare_lookaheads();
+}
+
+void Executor::fold_observations() {
   // Ratio of sums, not a median of ratios: the decisions add levels up, and the slow levels of
   // a class weigh in a total as they do in the BFS. Observations more than 4x off the class's
   // lower median ratio (a page fault, a descheduled thread) are left out: one of them would
@@ -263,7 +299,6 @@ void Executor::learn_corrections() {
   }
   fold(after_upload_pool_, 0, pool_measured, pool_predicted);
   observations_.clear();
-  prepare_lookaheads();
 }
 
 const Executor::Resolved& Executor::model_of(const strategies::Strategy* s) const {
@@ -1032,7 +1067,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     c.level_us = predict_level_us(i, s->cost_features(state, stats_), state.frontier_edges,
                                   level_group(*s, placement.location, state.level, after_run_));
     c.surprise = i < surprise_.size() ? surprise_[i] : 1.0;
-    c.level_us *= c.surprise;
+    c.level_us = c.level_us * c.surprise + first_level_extra(state.level);
     c.conversion_us = conversion_us(*s, from, converted);
     // A device-driven run carries the following levels too; every candidate is charged what
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
@@ -1262,7 +1297,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
       record.predicted_us = predict_level_us(correction_slot(&strategy), features, state.frontier_edges,
-                                             level_group(strategy, placement.location, level, after_run_));
+                                             level_group(strategy, placement.location, level, after_run_)) +
+                            first_level_extra(level);
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
     // Two clock reads a level, before the run and after it, and one before a conversion.
@@ -1284,6 +1320,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       }
       observe_at(upload_slot(), end - device_end, device_end == 0 ? 1 : 0,
                  predict_upload_us(end - device_end, device_end == 0), upload_us);
+      if (models_ == nullptr && !schedule_.empty()) {
+        warm_uploads_.push_back({end - device_end, device_end == 0, upload_us});
+      }
     }
     bitmap_for(strategy, placement, level, begin, end);
     const auto level_start = std::chrono::steady_clock::now();
@@ -1326,13 +1365,26 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     record.executor_us = wall_us - run_us;
     level_overheads_.push_back(record.executor_us);
 
+    // The corrections learn the strategy's part of the level: at level 0 the first decision's
+    // extra is left out of the price (first_level_extra_us_) and of the measured time (this
+    // level's own executor time beyond the models' level overhead).
+    const double extra = first_level_extra(level);
+    const double measured_extra =
+        level == 0 && models_ != nullptr ? std::max(0.0, record.executor_us - models_->level_overhead_us) : 0.0;
+    auto learn_level = [&](double measured_us) {
+      const double predicted_us = record.predicted_us - extra;
+      const double strategy_us = std::max(0.0, measured_us - measured_extra);
+      observe(&strategy, state.frontier_edges, group, predicted_us / surprise, strategy_us);
+      if (choice.priced) note_surprise(slot, predicted_us, strategy_us);
+    };
+    if (level == 0) learn_first_level(record.executor_us);
+
     VertexId next_begin = end;
     if (outcome.level_records == nullptr) {
       record.time_us = wall_us;
       record.device_us = outcome.device_us;
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, wall_us});
-      observe(&strategy, state.frontier_edges, group, record.predicted_us / surprise, wall_us);
-      if (choice.priced) note_surprise(slot, record.predicted_us, wall_us);
+      learn_level(wall_us);
     } else {
       // A device-driven run (or a host run): one record per level advanced, timed by the
       // device's clock (the host's); the first also carries the launch and the host
@@ -1349,8 +1401,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         record.device_us = static_cast<double>(device_levels[0].end_ns - device_levels[0].start_ns) / 1000.0;
       }
       record.time_us = std::max(0.0, wall_us - later_us);
-      observe(&strategy, state.frontier_edges, group, record.predicted_us / surprise, record.time_us);
-      if (choice.priced) note_surprise(slot, record.predicted_us, record.time_us);
+      learn_level(record.time_us);
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, record.time_us});
       device_runs_.push_back({&strategy, index, end, edges_out_of_reached + frontier_edges,
                               carried_levels_.size(), outcome.levels_advanced - 1, outcome.stop_reason});

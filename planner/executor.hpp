@@ -552,6 +552,16 @@ class Executor {
     return level == 0 ? kFirstLevel : kPlain;
   }
   void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
+  void fold_observations();  // observations_ into the corrections (learn_corrections' step)
+  // The uploads of warm_strategies' BFS, measured before the models were set, and set_models'
+  // step that folds them into the upload's correction (learn_warm_uploads).
+  struct WarmUpload {
+    VertexId vertices;
+    bool first;
+    double us;
+  };
+  std::vector<WarmUpload> warm_uploads_;
+  void learn_warm_uploads();
   std::vector<Correction> corrections_;  // parallel to strategies_
   // The device levels right after an upload, all strategies pooled (entry 0): the fallback of
   // a strategy that has not run such a level yet. Their extra cost is the driver's, cold after
@@ -559,6 +569,21 @@ class Executor {
   // whichever strategy ran (dynamic_parallel 74/38 us on ca-AstroPh, privatized_queue 87/45 on
   // kron:22, H100, 2026-11-22), and a strategy's own group learns only once it has run one.
   Correction after_upload_pool_;
+  // A BFS's first decision, on code and data cold in the host's caches after whatever ran
+  // since the previous BFS, takes ~1 us on a warm host and 5-12 us after a BFS over kron:22 or
+  // uniform:8388608:8 and its validation (the same steps that took 1.4 us at later levels;
+  // H100 host, 2026-11-24). It is the same whichever strategy runs level 0, so it is added to
+  // every candidate's price at level 0 (first_level_extra_us_: the median of the last
+  // kFirstLevelWindow BFSs' level-0 executor time beyond level_overhead_us, the first BFS
+  // after set_models left out) instead of being learned by each strategy's and size class's
+  // factor, and left out of their observations.
+  static constexpr std::size_t kFirstLevelWindow = 8;
+  std::array<double, kFirstLevelWindow> first_level_extras_{};
+  std::size_t first_level_seen_ = 0;  // BFSs observed, of which the last kFirstLevelWindow are kept
+  double first_level_extra_us_ = 0.0;
+  bool first_level_skip_ = true;  // the first BFS since set_models is left out
+  double first_level_extra(int level) const { return level == 0 ? first_level_extra_us_ : 0.0; }
+  void learn_first_level(double executor_us);
   bool past_first_bfs_ = false;  // the first BFS since set_models teaches nothing, unless warmed_
   bool warmed_ = false;          // a BFS has run (the plan's sampled BFS)
   std::vector<Observation> observations_;
