@@ -217,7 +217,7 @@ TEST_CASE("a BFS's first level is priced with the executor's first-decision time
   // and the executor cold). Level 0 is priced at its factor times the model (the factor up to
   // 32x: its first observation 8x, the next ones a quarter of the way up; later levels 8x)
   // plus the executor's own time at level 0 in earlier BFSs (the lower median of the last
-  // eight but the first after set_models, beyond the models' level overhead, 0 here); what the
+  // three but the first after set_models, beyond the models' level overhead, 0 here); what the
   // factor learns leaves each level 0's own executor time out.
   const abfs::Graph g = abfs::generate_grid(64, 64);
   abfs::PlanOptions options = host_only();
