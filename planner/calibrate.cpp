@@ -108,6 +108,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   progress(probe_share * 0.95, "host OpenMP team wake after a pause");
   // 10 ms pauses: libgomp's threads have long stopped spinning.
   entry.measurements["cpu_team_wake_us"] = detail::measure_team_wake_us(patient ? 21 : 9, 10);
+  entry.measurements["cpu_parallel_region_us"] = detail::measure_parallel_region_us(patient ? 21 : 9);
 
   std::vector<detail::CostSample> samples;
   for (std::size_t g = 0; g < graphs.size(); ++g) {
@@ -173,12 +174,18 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   progress(0.98, "fitting cost models");
   std::map<std::string, std::vector<detail::CostSample>> by_model;
   for (auto& s : samples) by_model[s.model].push_back(std::move(s));
-  for (const auto& [name, model_samples] : by_model) entry.models[name] = detail::fit_cost_model(model_samples);
-  if (const auto cpu = entry.models.find("cpu_expand"); cpu != entry.models.end()) {
-    // No sample had a cold team (cpu_expand's cost_features): the probe prices it.
-    for (std::size_t i = 0; i < cpu->second.features.size(); ++i) {
-      if (cpu->second.features[i] == "team_wake") cpu->second.coefficients[i] = entry.measurements["cpu_team_wake_us"];
+  for (const auto& [name, model_samples] : by_model) {
+    // cpu_expand's host terms are the probes': no sample has a cold team (cost_features), and
+    // a parallel level's fixed cost, fitted, moved 0-10 us between quick calibrations of one
+    // host (42 parallel samples, collinear arc terms) and absorbed a sleeping team's ~120 us a
+    // region where the wait policy was passive (H100 host, 2026-11-24). Each process replaces
+    // both by its own (Executor::set_models).
+    std::map<std::string, double> fixed;
+    if (name == "cpu_expand") {
+      fixed = {{"team_wake", entry.measurements["cpu_team_wake_us"]},
+               {"parallel_level", entry.measurements["cpu_parallel_region_us"]}};
     }
+    entry.models[name] = detail::fit_cost_model(model_samples, fixed);
   }
   progress(0.99, "executor overhead per level");
   {

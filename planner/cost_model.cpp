@@ -79,7 +79,7 @@ double quantile(std::vector<double> values, double q) {
   return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
-CostModelFit fit_cost_model(const std::vector<CostSample>& samples) {
+CostModelFit fit_cost_model(const std::vector<CostSample>& samples, const std::map<std::string, double>& fixed) {
   std::vector<const CostSample*> usable;
   for (const auto& s : samples) {
     if (s.measured_us > 0.0 && std::isfinite(s.measured_us)) usable.push_back(&s);
@@ -100,9 +100,21 @@ CostModelFit fit_cost_model(const std::vector<CostSample>& samples) {
     for (int c = 0; c < p; ++c) x(r, c) = s.features.values[static_cast<std::size_t>(c)] / s.measured_us;
     y(r) = 1.0;  // measured / measured: the weighted system is x c ~ 1
   }
+  Eigen::VectorXd given = Eigen::VectorXd::Constant(p, -1.0);  // the fixed coefficients, -1 for free
+  for (const auto& [name, value] : fixed) {
+    if (!(value >= 0.0) || !std::isfinite(value)) {
+      throw InvalidArgument("fit_cost_model: fixed coefficient of '" + name + "' must be finite and >= 0");
+    }
+    for (int c = 0; c < p; ++c) {
+      if (name == first.names[static_cast<std::size_t>(c)]) {
+        given(c) = value;
+        y -= value * x.col(c);  // the rest of each sample is what the free features explain
+      }
+    }
+  }
   std::vector<int> active;
   for (int c = 0; c < p; ++c) {
-    if (x.col(c).cwiseAbs().maxCoeff() > 0.0) active.push_back(c);
+    if (given(c) < 0.0 && x.col(c).cwiseAbs().maxCoeff() > 0.0) active.push_back(c);
   }
   Eigen::VectorXd coefficients = Eigen::VectorXd::Zero(p);
   while (!active.empty()) {
@@ -122,6 +134,9 @@ CostModelFit fit_cost_model(const std::vector<CostSample>& samples) {
       break;
     }
     active.erase(active.begin() + static_cast<std::ptrdiff_t>(worst));
+  }
+  for (int c = 0; c < p; ++c) {
+    if (given(c) >= 0.0) coefficients(c) = given(c);
   }
 
   CostModelFit fit;

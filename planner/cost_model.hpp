@@ -6,6 +6,7 @@
 
 #include "strategies/strategy.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,12 @@ struct CostSample {
 /// active-set heuristic after Lawson & Hanson, "Solving Least Squares Problems", 1974, ch. 23).
 /// Features that are zero in every sample get coefficient 0. Samples with measured_us <= 0 are
 /// skipped. Records the median and 90th-percentile relative error over the samples.
-/// @throws InvalidArgument if no sample is usable or the samples' feature names disagree.
-CostModelFit fit_cost_model(const std::vector<CostSample>& samples);
+/// fixed: features whose coefficients are given (a probe's measurement: cpu_expand's team_wake
+/// and parallel_level), taken out of each sample before the others are fitted; a name the
+/// samples lack is ignored.
+/// @throws InvalidArgument if no sample is usable, the samples' feature names disagree, or a
+/// fixed coefficient is negative or not finite.
+CostModelFit fit_cost_model(const std::vector<CostSample>& samples, const std::map<std::string, double>& fixed = {});
 
 /// One applicable strategy as the per-level decision sees it.
 struct DecisionCandidate {

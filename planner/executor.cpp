@@ -91,18 +91,21 @@ std::vector<std::string> Executor::strategy_names() const {
 void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string why) {
   models_ = std::move(models);
   if (models_ != nullptr && host_strategy_ != nullptr) {
-    // Waking the OpenMP team is priced at this host's wake, not the calibrating host's: the
-    // two differed 60-fold on hosts of the same kind (detail::team_wake_us).
+    // Waking the OpenMP team and a parallel region's fixed cost are priced at this host's, not
+    // the calibrating host's: the wakes differed 60-fold on hosts of the same kind
+    // (detail::team_wake_us, detail::parallel_region_us).
     const auto host = models_->models.find(host_strategy_->name());
     if (host != models_->models.end()) {
       const auto& features = host->second.features;
-      const auto at = std::find(features.begin(), features.end(), "team_wake");
-      if (at != features.end()) {
-        auto local = std::make_shared<ModelSet>(*models_);
-        local->models[host_strategy_->name()].coefficients[static_cast<std::size_t>(at - features.begin())] =
-            team_wake_us();
-        models_ = std::move(local);
+      auto local = std::make_shared<ModelSet>(*models_);
+      auto& coefficients = local->models[host_strategy_->name()].coefficients;
+      const std::pair<const char*, double (*)()> probes[] = {{"team_wake", team_wake_us},
+                                                             {"parallel_level", parallel_region_us}};
+      for (const auto& [feature, probe] : probes) {
+        const auto at = std::find(features.begin(), features.end(), feature);
+        if (at != features.end()) coefficients[static_cast<std::size_t>(at - features.begin())] = probe();
       }
+      models_ = std::move(local);
     }
   }
   decision_source_ = std::move(why);

@@ -4,9 +4,12 @@
 
 #include <abfs/plan.hpp>
 
+#include <omp.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -87,6 +90,36 @@ double measure_team_wake_us(int regions, int pause_ms) {
 
 double team_wake_us() {
   static const double us = measure_team_wake_us(3, 5);
+  return us;
+}
+
+double measure_parallel_region_us(int regions) {
+  if (regions < 1) throw InvalidArgument("measure_parallel_region_us: regions must be at least 1");
+  const int threads = std::max(1, omp_get_max_threads());
+  const std::int64_t iterations = static_cast<std::int64_t>(threads) * 64;
+  std::vector<double> us;
+  std::int64_t checksum = 0;
+  for (int r = 0; r <= regions; ++r) {  // the first starts or wakes the team, untimed
+    const auto start = std::chrono::steady_clock::now();
+    std::int64_t sum = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : sum)
+    {
+#pragma omp for schedule(dynamic, 64) nowait
+      for (std::int64_t i = 0; i < iterations; ++i) sum += i & 7;
+    }
+    const double elapsed = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    if (r > 0) us.push_back(elapsed);
+    checksum += sum;
+  }
+  if (checksum != static_cast<std::int64_t>(regions + 1) * (iterations / 8) * 28) {
+    throw Error("measure_parallel_region_us: the parallel loop lost iterations");  // and is not optimized away
+  }
+  std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
+  return us[us.size() / 2];
+}
+
+double parallel_region_us() {
+  static const double us = measure_parallel_region_us(9);
   return us;
 }
 

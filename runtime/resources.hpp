@@ -222,6 +222,21 @@ double measure_team_wake_us(int regions, int pause_ms);
 /// it whole: an upload of ~50,000 visits took 13,212 us on a host that woke its team in ~3.4 ms.
 double team_wake_us();
 
+/// A parallel host level's fixed cost on this host, in us: regions back to back, each as
+/// cpu_expand's parallel loop runs one (every thread, a dynamic schedule of 64-iteration chunks,
+/// a reduction) over one chunk a thread, median of `regions` after an untimed first. With
+/// libgomp's default wait policy the team spins between them (a few us); with
+/// OMP_WAIT_POLICY=passive every region wakes a sleeping team, and calibration fitted
+/// cpu_expand's parallel level at 120-129 us there against 0-10 with the default policy (H100
+/// host, 2026-11-24).
+/// @throws InvalidArgument if regions < 1.
+double measure_parallel_region_us(int regions);
+
+/// This process's parallel region cost (measure_parallel_region_us(9)), measured at the first
+/// call (~0.1-2 ms) and kept: cpu_expand's parallel_level coefficient, as team_wake_us() is its
+/// team_wake one.
+double parallel_region_us();
+
 /// Lets kernel (a __global__ function) use all the dynamic shared memory the current device
 /// allows per block, its opt-in limit less the kernel's static shared memory, and returns that
 /// many bytes. The attribute belongs to the kernel, not to a plan: every plan sets the maximum,

@@ -59,6 +59,30 @@ TEST_CASE("the fit keeps coefficients non-negative and zeroes features never see
   CHECK(zero.coefficients[0] == doctest::Approx(3.0).epsilon(0.01));
 }
 
+TEST_CASE("a fixed coefficient is kept and the others are fitted to what it leaves") {
+  const double run = 38.0, per_vertex = 2.5e-4, per_edge = 1.25e-5;
+  std::vector<abfs::detail::CostSample> samples;
+  for (int i = 0; i < 200; ++i) {
+    const double v = std::pow(10.0, (i % 20) * 0.35);
+    const double e = v * std::pow(10.0, (i / 20) * 0.2);
+    samples.push_back({"cpu_expand", features(v, e), run + per_vertex * v + per_edge * e});
+  }
+  // The true value given: the rest comes out exact.
+  const abfs::CostModelFit exact = abfs::detail::fit_cost_model(samples, {{"run", run}, {"not_a_feature", 5.0}});
+  CHECK(exact.coefficients[0] == run);
+  CHECK(exact.coefficients[1] == doctest::Approx(per_vertex).epsilon(1e-6));
+  CHECK(exact.coefficients[2] == doctest::Approx(per_edge).epsilon(1e-6));
+  CHECK(exact.median_error < 1e-9);
+  // A probe's value that differs: kept as given, the others stay non-negative.
+  const abfs::CostModelFit probe = abfs::detail::fit_cost_model(samples, {{"run", 120.0}});
+  CHECK(probe.coefficients[0] == 120.0);
+  CHECK(probe.coefficients[1] >= 0.0);
+  CHECK(probe.coefficients[2] >= 0.0);
+  CHECK(probe.median_error > 0.1);  // the samples say 38
+  CHECK_THROWS_AS(abfs::detail::fit_cost_model(samples, {{"run", -1.0}}), abfs::InvalidArgument);
+  CHECK_THROWS_AS(abfs::detail::fit_cost_model(samples, {{"run", std::nan("")}}), abfs::InvalidArgument);
+}
+
 TEST_CASE("fitting rejects unusable samples, and prediction rejects a model with other features") {
   CHECK_THROWS_AS(abfs::detail::fit_cost_model({}), abfs::InvalidArgument);
   CHECK_THROWS_AS(abfs::detail::fit_cost_model({{"m", features(1, 1), 0.0}}), abfs::InvalidArgument);

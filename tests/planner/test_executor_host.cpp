@@ -6,6 +6,7 @@
 
 #include "planner/cost_model.hpp"
 #include "planner/executor.hpp"
+#include "runtime/resources.hpp"
 #include "support.hpp"
 
 #include <doctest/doctest.h>
@@ -599,4 +600,30 @@ TEST_CASE("a frontier a few visits past a profile level stands for that level, n
   CHECK_FALSE(nearer_below(5, 0, 9));                        // nothing before
   // Counts near 2^32 do not overflow.
   CHECK(nearer_below(4'000'000'001u, 4'000'000'000u, 4'294'967'295u));
+}
+
+TEST_CASE("a parallel region's fixed cost is measured on this host, and its probe is cpu_expand's parallel level") {
+  const double us = abfs::detail::measure_parallel_region_us(3);
+  CHECK(us > 0.0);
+  CHECK(std::isfinite(us));
+  CHECK_THROWS_AS(abfs::detail::measure_parallel_region_us(0), abfs::InvalidArgument);
+  // A star, 0 -> 1 .. 70,000: level 0 is past cpu_expand's serial limit of 65,536 arcs.
+  constexpr abfs::VertexId kLeaves = 70000;
+  abfs::Csr csr;
+  csr.row_offsets.assign(kLeaves + 2, kLeaves);
+  csr.row_offsets[0] = 0;
+  for (abfs::VertexId v = 1; v <= kLeaves; ++v) csr.column_indices.push_back(v);
+  const abfs::Graph g(std::move(csr), true, "star");
+  abfs::detail::Executor executor(g, host_only(), false);
+  const auto models = hundredfold_too_fast_models(g);
+  executor.set_models(models, "test");
+  abfs::BfsResult r;
+  executor.execute(0, r);
+  abfs::test::check_bfs(g, 0, r);
+  REQUIRE(r.levels.size() == 2);
+  // The wisdom's parallel_level (0.01 us) and team_wake (0) give way to this process's probes:
+  // a parallel level after no host level pays both (corrections and overhead are none yet).
+  CHECK(r.levels[0].predicted_us ==
+        doctest::Approx(abfs::detail::parallel_region_us() + abfs::detail::team_wake_us()));
+  CHECK(models->models.at("cpu_expand").coefficients[1] == 0.01);  // the caller's models are not changed
 }
