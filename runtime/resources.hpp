@@ -225,11 +225,12 @@ double team_wake_us();
 /// A parallel host level's fixed cost on this host, in us: regions back to back, each as
 /// cpu_expand's parallel loop runs one (every thread, a dynamic schedule of 64-iteration chunks,
 /// a reduction) over one chunk a thread, median of `regions` after an untimed first. With
-/// libgomp's default wait policy the team spins between them (a few us); with
-/// OMP_WAIT_POLICY=passive every region wakes a sleeping team, and calibration fitted
-/// cpu_expand's parallel level at 120-129 us there against 0-10 with the default policy (H100
-/// host, 2026-11-24).
-/// @throws InvalidArgument if regions < 1.
+/// libgomp's default wait policy the team spins between them (8.0-9.1 us on the H100's 16-core
+/// host); with OMP_WAIT_POLICY=passive every region wakes a sleeping team (37.7 us there), and
+/// calibration had fitted cpu_expand's parallel level at 120-129 us against 0-10 with the
+/// default policy (2026-11-24).
+/// @throws InvalidArgument if regions < 1; Error if the loop's sum comes out wrong (it is
+/// checked so that the compiler keeps the loop).
 double measure_parallel_region_us(int regions);
 
 /// This process's parallel region cost (measure_parallel_region_us(9)), measured at the first
