@@ -190,14 +190,13 @@ void Executor::note_surprise(std::size_t slot, double predicted_us, double measu
   }
 }
 
-void Executor::learn_first_level(double executor_us) {
-  if (!options_.online_correction || models_ == nullptr || !(executor_us >= 0.0)) return;
+void Executor::learn_first_level(double extra_us) {
+  if (!options_.online_correction || models_ == nullptr) return;
   if (first_level_skip_) {  // a plan's first BFS: its level 0 took 5-10x the next ones' (ca-AstroPh-lcc)
     first_level_skip_ = false;
     return;
   }
-  first_level_extras_[first_level_seen_++ % kFirstLevelWindow] =
-      std::max(0.0, executor_us - models_->level_overhead_us);
+  first_level_extras_[first_level_seen_++ % kFirstLevelWindow] = extra_us;
   std::array<double, kFirstLevelWindow> kept = first_level_extras_;
   const auto count = static_cast<std::ptrdiff_t>(std::min(first_level_seen_, kFirstLevelWindow));
   const auto lower_median = kept.begin() + (count - 1) / 2;  // one slow BFS does not set it
@@ -1229,14 +1228,18 @@ std::vector<LevelShape> Executor::sample_levels(VertexId source) {
 void Executor::warm_strategies(VertexId source) {
   if (forced_ != nullptr || !schedule_.empty() || strategies_.size() < 2) return;
   for (auto it = strategies_.rbegin(); it != strategies_.rend(); ++it) schedule_.push_back(it->get());
+  warm_uploads_.clear();
+  warming_ = true;
   BfsResult scratch;
   try {
     execute_levels(source, scratch);
   } catch (...) {
     schedule_.clear();
+    warming_ = false;
     throw;
   }
   schedule_.clear();
+  warming_ = false;
 }
 
 void Executor::execute_levels(VertexId source, BfsResult& result) {
@@ -1323,9 +1326,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       }
       observe_at(upload_slot(), end - device_end, device_end == 0 ? 1 : 0,
                  predict_upload_us(end - device_end, device_end == 0), upload_us);
-      if (models_ == nullptr && !schedule_.empty()) {
-        warm_uploads_.push_back({end - device_end, device_end == 0, upload_us});
-      }
+      if (warming_) warm_uploads_.push_back({end - device_end, device_end == 0, upload_us});
     }
     bitmap_for(strategy, placement, level, begin, end);
     const auto level_start = std::chrono::steady_clock::now();
@@ -1374,13 +1375,13 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const double extra = first_level_extra(level);
     const double measured_extra =
         level == 0 && models_ != nullptr ? std::max(0.0, record.executor_us - models_->level_overhead_us) : 0.0;
+    if (level == 0) learn_first_level(measured_extra);
     auto learn_level = [&](double measured_us) {
       const double predicted_us = record.predicted_us - extra;
       const double strategy_us = std::max(0.0, measured_us - measured_extra);
       observe(&strategy, state.frontier_edges, group, predicted_us / surprise, strategy_us);
       if (choice.priced) note_surprise(slot, predicted_us, strategy_us);
     };
-    if (level == 0) learn_first_level(record.executor_us);
 
     VertexId next_begin = end;
     if (outcome.level_records == nullptr) {

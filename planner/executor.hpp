@@ -553,8 +553,9 @@ class Executor {
   }
   void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
   void fold_observations();  // observations_ into the corrections (learn_corrections' step)
-  // The uploads of warm_strategies' BFS, measured before the models were set, and set_models'
-  // step that folds them into the upload's correction (learn_warm_uploads).
+  // The uploads of warm_strategies' BFS (while warming_), measured before the models were
+  // set, and set_models' step that folds them into the upload's correction (learn_warm_uploads).
+  bool warming_ = false;
   struct WarmUpload {
     VertexId vertices;
     bool first;
@@ -585,7 +586,8 @@ class Executor {
   double first_level_extra_us_ = 0.0;
   bool first_level_skip_ = true;  // the first BFS since set_models is left out
   double first_level_extra(int level) const { return level == 0 ? first_level_extra_us_ : 0.0; }
-  void learn_first_level(double executor_us);
+  // extra_us: this BFS's level-0 executor time beyond level_overhead_us.
+  void learn_first_level(double extra_us);
   bool past_first_bfs_ = false;  // the first BFS since set_models teaches nothing, unless warmed_
   bool warmed_ = false;          // a BFS has run (the plan's sampled BFS)
   std::vector<Observation> observations_;
