@@ -40,6 +40,9 @@ constexpr int kBigPerLane = 8;
 constexpr unsigned int kBigListCapacity = 32 * kBigPerLane;
 /// A thread walking a list loads this many of its arcs at once (a round trip per batch).
 constexpr int kArcBatch = 8;
+/// Words a thread loads at once when the run copies its first frontier and the visited bitmap
+/// into shared memory, and the bitmap back (copy_words).
+constexpr unsigned int kCopyBatch = 16;
 
 /// What the loop reads and writes. Shapes as in runtime/bfs_buffers.hpp; spill: |V| scratch ids.
 struct BlockLoopArgs {
@@ -65,6 +68,29 @@ struct BlockLoopArgs {
   detail::HandbackTable handback;
   unsigned int profile_cursor;
 };
+
+/// Copies words 32-bit words from src to dst with the whole block, kCopyBatch loads a thread in
+/// flight before any of their stores. One word a thread at a time, each load waited for the
+/// previous store (the compiler cannot prove a generic pointer apart from shared memory): the
+/// visited bitmap of a graph of 2^20 vertices, 64 rounds of a load's latency, at the start of
+/// every one_block and dynamic_parallel run. Batched, forced runs started 3-11 us sooner
+/// (uniform:1048576:8's dynamic_parallel 64 -> 52 us, wave's one_block 42 -> 36; medians of 16
+/// sources, H100, 2026-11-25).
+__device__ __forceinline__ void copy_words(std::uint32_t* dst, const std::uint32_t* src, unsigned int words) {
+  for (unsigned int base = threadIdx.x; base < words; base += kBlockThreads * kCopyBatch) {
+    std::uint32_t w[kCopyBatch];
+#pragma unroll
+    for (unsigned int j = 0; j < kCopyBatch; ++j) {
+      const unsigned int at = base + j * kBlockThreads;
+      w[j] = at < words ? src[at] : 0u;
+    }
+#pragma unroll
+    for (unsigned int j = 0; j < kCopyBatch; ++j) {
+      const unsigned int at = base + j * kBlockThreads;
+      if (at < words) dst[at] = w[j];
+    }
+  }
+}
 
 /// Where the loop stopped: the frontier order[frontier_begin, frontier_end) of level, with
 /// frontier_edges arcs; log_index records were written.
@@ -241,11 +267,11 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   const unsigned int first_log_index = log_index;
   std::uint32_t* visited = a.visited;
   if (a.shared_visited_words > 0) {
-    for (unsigned int w = threadIdx.x; w < a.shared_visited_words; w += kBlockThreads) shared_visited[w] = a.visited[w];
+    copy_words(shared_visited, a.visited, a.shared_visited_words);
     visited = shared_visited;
   }
   VertexId frontier_size = frontier_end - frontier_begin;
-  for (VertexId i = threadIdx.x; i < frontier_size; i += kBlockThreads) bqueue[i] = a.order[frontier_begin + i];
+  copy_words(bqueue, a.order + frontier_begin, frontier_size);
   if (threadIdx.x < kWQueues) wqueue_size[threadIdx.x] = 0;
   if (threadIdx.x == 0) {
     spill_size = 0;
@@ -493,7 +519,7 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     end.frontier_edges = *total;
   }
   if (a.shared_visited_words > 0) {
-    for (unsigned int w = threadIdx.x; w < a.shared_visited_words; w += kBlockThreads) a.visited[w] = shared_visited[w];
+    copy_words(a.visited, shared_visited, a.shared_visited_words);
   }
   // The records were written to device memory (one L2 store per level); hand them to the host
   // in one coalesced pass through the mapped log, before the counters are published.
