@@ -82,6 +82,13 @@ constexpr unsigned int kGridHubChunk = 8 * 32;
 /// that a few hubs are shared by many blocks.
 constexpr EdgeOffset kGridArcsPerBlock = 4 * kGridThreads * 4;
 constexpr unsigned int kGridArcBlocksMax = 2048;
+/// dp_grid_level blocks resident on an SM (its launch bounds: 48 registers a thread, some
+/// spilled). Its lanes wait on dependent loads and atomics, so resident warps are what hides
+/// them: unbounded it took 92 registers and two blocks an SM. Forced dynamic_parallel, 2 x 16
+/// sources (H100, 2026-11-25), two / four / five / eight blocks: kron:22 4.9 / 3.1 / 2.9 / 2.7
+/// ms, uniform:8388608:8 2.92 / 2.63 / 2.63 / 2.79, uk-2007-05@100000 0.19 / 0.16 / 0.15 /
+/// 0.15, cnr-2000 0.93 / 0.87 / 0.89 / 1.05, uniform:1048576:8 0.38 / 0.35 / 0.36 / 0.39.
+constexpr int kGridResidentBlocks = 5;
 
 /// Lanes that scan one frontier vertex's arcs, from the frontier's mean degree.
 __host__ __device__ inline unsigned int grid_group_lanes(VertexId frontier_size, EdgeOffset frontier_edges) {
@@ -256,7 +263,7 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
 /// One multi-block top-down level over order[frontier_begin, frontier_end): a group of lanes per
 /// frontier vertex (grid_group_lanes), the warp for longer lists, the block or, on hub levels,
 /// the whole grid for hubs; the last block to finish launches the next link.
-__global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
+__global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_level(DpState* state) {
   __shared__ unsigned long long start_words[sizeof(DpStart) / sizeof(unsigned long long)];
   const DpStart& start = load_start(state, start_words);
   const DpArgs& a = start.args;
@@ -302,16 +309,11 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
   __syncthreads();
   const unsigned int block = logical_block;
 
-  // Claims v for level + 1 (parent u) and queues it in the block's b-queue (one shared atomic
-  // per group of lanes that found vertices together), or, once the b-queue is full, in the order
-  // directly (one global atomic per such group).
+  // Queues v, claimed for level + 1, in the block's b-queue (one shared atomic per group of lanes
+  // that found vertices together), or, once the b-queue is full, in the order directly (one
+  // global atomic per such group).
   unsigned long long found_edges = 0;
-  auto claim = [&](VertexId u, VertexId v) {
-    const std::uint32_t bit = 1u << (v & 31);
-    if ((atomicOr(g.visited + (v >> 5), bit) & bit) != 0) return;
-    g.dist[v] = level + 1;
-    g.parent[v] = u;
-    found_edges += g.row_offsets[v + 1] - g.row_offsets[v];
+  auto push = [&](VertexId v) {
     const cg::coalesced_group found = cg::coalesced_threads();
     const auto rank = static_cast<unsigned int>(found.thread_rank());
     unsigned int slot = 0;
@@ -327,25 +329,42 @@ __global__ void __launch_bounds__(kGridThreads) dp_grid_level(DpState* state) {
     if (spill_rank == 0) at = atomicAdd(&c->order_tail, static_cast<unsigned int>(spilled.num_threads()));
     g.order[spilled.shfl(at, 0) + spill_rank] = v;
   };
-  // Visits u's arcs begin, begin + stride, ... before end, kVisitBatch at a time: their
-  // neighbours, then the neighbours' visited words, are loaded together, and a plain read
-  // filters most visited neighbours before the claim. One at a time, every arc's loads waited
-  // for the previous arc's claim (the compiler may not move a load above an atomic on memory
-  // it cannot prove apart).
+  // Visits u's arcs begin, begin + stride, ... before end, kVisitBatch at a time, each step for
+  // the whole batch before the next: the neighbours, their visited words (a plain read filters
+  // most visited neighbours), the claims (atomicOr), the claimed vertices' degrees, then the
+  // stores and pushes. Arc by arc, every arc's loads waited for the previous arc's claim (the
+  // compiler may not move a load above an atomic on memory it cannot prove apart), and a
+  // claim's atomic and degree were two round trips each.
   auto visit_arcs = [&](VertexId u, EdgeOffset begin, EdgeOffset end, EdgeOffset stride) {
     for (EdgeOffset e = begin; e < end; e += stride * kVisitBatch) {
       VertexId v[kVisitBatch];
-      std::uint32_t word[kVisitBatch];
+      bool claimed[kVisitBatch];
 #pragma unroll
       for (int j = 0; j < kVisitBatch; ++j) {
         const EdgeOffset at = e + static_cast<EdgeOffset>(j) * stride;
         v[j] = at < end ? __ldg(g.column_indices + at) : kNoVertex;
       }
 #pragma unroll
-      for (int j = 0; j < kVisitBatch; ++j) word[j] = v[j] != kNoVertex ? g.visited[v[j] >> 5] : ~0u;
+      for (int j = 0; j < kVisitBatch; ++j) {
+        claimed[j] = v[j] != kNoVertex && (g.visited[v[j] >> 5] & (1u << (v[j] & 31))) == 0;
+      }
 #pragma unroll
       for (int j = 0; j < kVisitBatch; ++j) {
-        if ((word[j] & (1u << (v[j] & 31))) == 0) claim(u, v[j]);
+        const std::uint32_t bit = 1u << (v[j] & 31);
+        if (claimed[j]) claimed[j] = (atomicOr(g.visited + (v[j] >> 5), bit) & bit) == 0;
+      }
+      EdgeOffset degree[kVisitBatch];
+#pragma unroll
+      for (int j = 0; j < kVisitBatch; ++j) {
+        degree[j] = claimed[j] ? __ldg(g.row_offsets + v[j] + 1) - __ldg(g.row_offsets + v[j]) : 0;
+      }
+#pragma unroll
+      for (int j = 0; j < kVisitBatch; ++j) {
+        if (!claimed[j]) continue;
+        g.dist[v[j]] = level + 1;
+        g.parent[v[j]] = u;
+        found_edges += degree[j];
+        push(v[j]);
       }
     }
   };
