@@ -10,11 +10,13 @@
 #   by spec); ABFS_SOURCES sources, 4, times ABFS_ROUNDS rounds, 2. svg: JSON logs and SVGs of
 #   luxembourg_osm and kron:22.
 # OUT gets summary.txt, compare.txt, calibrate.txt, wisdom.yaml and logs.tar.gz (with the adaptive
-# and oracle level logs of every compared graph).
+# and oracle level logs of every compared graph, kept across calls into the same OUT).
 set -uo pipefail
 bundle=$1; final=$2; shift 2
 mkdir -p "$final"
 work=$(mktemp -d)
+# A second call into the same OUT adds to its logs instead of replacing them.
+[ -f "$final/logs.tar.gz" ] && tar -xzf "$final/logs.tar.gz" -C "$work"
 export ABFS_DATA_DIR=$bundle/data ABFS_CACHE_DIR=/tmp/abfs-cache
 export ABFS_WISDOM=${ABFS_WISDOM:-$final/wisdom.yaml}
 run() { "$bundle/run.sh" "$@"; }
