@@ -109,6 +109,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   // 10 ms pauses: libgomp's threads have long stopped spinning.
   entry.measurements["cpu_team_wake_us"] = detail::measure_team_wake_us(patient ? 21 : 9, 10);
   entry.measurements["cpu_parallel_region_us"] = detail::measure_parallel_region_us(patient ? 21 : 9);
+  entry.measurements["cpu_serial_edge_us"] = strategies::measure_serial_arc_us(patient ? 21 : 9);
 
   std::vector<detail::CostSample> samples;
   for (std::size_t g = 0; g < graphs.size(); ++g) {
@@ -179,11 +180,13 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
     // a parallel level's fixed cost, fitted, moved 0-10 us between quick calibrations of one
     // host (42 parallel samples, collinear arc terms) and absorbed a sleeping team's ~120 us a
     // region where the wait policy was passive (H100 host, 2026-11-24). Each process replaces
-    // both by its own (Executor::set_models).
+    // both by its own (Executor::set_models). A serial arc is the probe's too
+    // (measure_serial_arc_us): fitted beside the discovery terms it went to 0.
     std::map<std::string, double> fixed;
     if (name == "cpu_expand") {
       fixed = {{"team_wake", entry.measurements["cpu_team_wake_us"]},
-               {"parallel_level", entry.measurements["cpu_parallel_region_us"]}};
+               {"parallel_level", entry.measurements["cpu_parallel_region_us"]},
+               {"serial_edges", entry.measurements["cpu_serial_edge_us"]}};
     }
     entry.models[name] = detail::fit_cost_model(model_samples, fixed);
   }
@@ -211,7 +214,6 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   if (entry.models.count("cpu_expand") != 0) {
     const CostModelFit& cpu = entry.models["cpu_expand"];
     for (std::size_t i = 0; i < cpu.features.size(); ++i) {
-      if (cpu.features[i] == "serial_edges") entry.measurements["cpu_serial_edge_us"] = cpu.coefficients[i];
       if (cpu.features[i] == "parallel_edges") entry.measurements["cpu_parallel_edge_us"] = cpu.coefficients[i];
     }
   }

@@ -453,7 +453,7 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
         a.order[tail + wqueue_offset[q] + j] = v;
       }
     }
-    for (unsigned int k = threadIdx.x; k < spilled; k += kBlockThreads) a.order[tail + queued + k] = a.spill[k];
+    copy_words(a.order + tail + queued, a.spill, spilled);
     const bool spilled_any = spilled > 0;
     if (threadIdx.x == 0) {
       big_count = 0;  // every thread read it before the barrier above

@@ -12,13 +12,17 @@
 
 #include "strategies/strategy.hpp"
 
+#include <abfs/error.hpp>
+
 #include <omp.h>
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
+#include <vector>
 
 namespace abfs::strategies {
 namespace {
@@ -43,6 +47,36 @@ double host_core_cache_bytes() {
   long kib = 0;
   if (in >> kib && kib > 0) return static_cast<double>(kib) * 1024.0;  // "2048K"
   return 2.0 * 1024 * 1024;
+}
+
+/// The next frontier's end in the visit order and its arcs (expand_serial).
+struct SerialLevel {
+  VertexId tail = 0;
+  EdgeOffset next_edges = 0;
+};
+
+/// Serial top-down expansion of the frontier order[begin, end): appends each unvisited
+/// neighbour to order from end on, marking it in the visited bitmap and writing its distance
+/// (next_level) and parent. cpu_expand's serial path and its calibration probe
+/// (measure_serial_arc_us) run this one loop.
+SerialLevel expand_serial(const Csr& csr, VertexId* order, VertexId begin, VertexId end, std::uint32_t* visited,
+                          std::int32_t* dist, VertexId* parent, std::int32_t next_level) {
+  SerialLevel out;
+  out.tail = end;
+  for (VertexId i = begin; i < end; ++i) {
+    const VertexId u = order[i];
+    for (EdgeOffset e = csr.row_offsets[u]; e < csr.row_offsets[u + 1]; ++e) {
+      const VertexId v = csr.column_indices[e];
+      const std::uint32_t bit = 1u << (v & 31);
+      if (visited[v >> 5] & bit) continue;
+      visited[v >> 5] |= bit;
+      dist[v] = next_level;
+      parent[v] = u;
+      order[out.tail++] = v;
+      out.next_edges += csr.row_offsets[v + 1] - csr.row_offsets[v];
+    }
+  }
+  return out;
 }
 
 class CpuExpand final : public Strategy {
@@ -77,6 +111,21 @@ class CpuExpand final : public Strategy {
     f.add("parallel_edges", serial ? 0.0 : edges);
     f.add("serial_dram_edges", serial ? edges * miss : 0.0);
     f.add("parallel_dram_edges", serial ? 0.0 : edges * miss);
+    // A serial arc to a visited vertex costs a bitmap read; one that discovers its vertex also
+    // writes the distance, the parent and the visit order at random and reads its row offsets.
+    // Priced by arcs alone, an early level (nearly every arc discovers) and a late one (nearly
+    // none does) of one size cost several times apart: in an all-host BFS of
+    // uniform:1048576:8, level 3's 4,096 arcs took 150 us and level 9's 6,312 took 37 (the
+    // 2-core development host, 2026-11-25), and the arc-only fit priced the first serial levels
+    // of the large graphs at 3-5 ns an arc where they took 80-180 (uniform:1048576:8,
+    // uniform:8388608:8, kron:22, uniform:100000000:4; H100 host, 2026-11-25). serial_edges is
+    // then calibration's probe (measure_serial_arc_us), not a fit: fitted beside these terms it
+    // went to 0 (early levels' arcs and discoveries are collinear), and ca-AstroPh-lcc's late
+    // host levels, priced by their discoveries alone, ran 1.32x the best single strategy. The
+    // serial path only: the parallel one has too few calibration samples for two more terms.
+    const double discovered = serial ? expected_discovered(state, stats) : 0.0;
+    f.add("serial_discovered", discovered);
+    f.add("serial_dram_discovered", discovered * miss);
     return f;
   }
 
@@ -95,26 +144,11 @@ class CpuExpand final : public Strategy {
  private:
   LevelOutcome run_serial(LevelContext& c) {
     auto& b = c.buffers;
-    const Csr& csr = b.graph().csr();
-    const std::int32_t next_level = c.level + 1;
-    VertexId tail = c.frontier_end;
-    EdgeOffset next_edges = 0;
-    for (VertexId i = c.frontier_begin; i < c.frontier_end; ++i) {
-      const VertexId u = b.h_order[i];
-      for (EdgeOffset e = csr.row_offsets[u]; e < csr.row_offsets[u + 1]; ++e) {
-        const VertexId v = csr.column_indices[e];
-        const std::uint32_t bit = 1u << (v & 31);
-        if (b.h_visited[v >> 5] & bit) continue;
-        b.h_visited[v >> 5] |= bit;
-        b.h_dist[v] = next_level;
-        b.h_parent[v] = u;
-        b.h_order[tail++] = v;
-        next_edges += csr.row_offsets[v + 1] - csr.row_offsets[v];
-      }
-    }
+    const SerialLevel level = expand_serial(b.graph().csr(), b.h_order.data(), c.frontier_begin, c.frontier_end,
+                                            b.h_visited, b.h_dist.data(), b.h_parent.data(), c.level + 1);
     LevelOutcome out;
-    out.next_frontier_vertices = tail - c.frontier_end;
-    out.next_frontier_edges = next_edges;
+    out.next_frontier_vertices = level.tail - c.frontier_end;
+    out.next_frontier_edges = level.next_edges;
     out.edges_examined = c.frontier_edges;
     return out;
   }
@@ -182,5 +216,39 @@ class CpuExpand final : public Strategy {
 }  // namespace
 
 std::unique_ptr<Strategy> make_cpu_expand() { return std::make_unique<CpuExpand>(); }
+
+double measure_serial_arc_us(int levels) {
+  if (levels < 1) throw InvalidArgument("measure_serial_arc_us: levels must be at least 1");
+  // 2^14 vertices of out-degree 16 at random (a fixed LCG): 1.1 MB of CSR, the bitmap 2 KiB.
+  constexpr VertexId kVertices = 1 << 14;
+  constexpr EdgeOffset kDegree = 16;
+  Csr csr;
+  csr.row_offsets.resize(kVertices + 1);
+  csr.column_indices.resize(static_cast<std::size_t>(kVertices) * kDegree);
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  for (VertexId u = 0; u <= kVertices; ++u) csr.row_offsets[u] = static_cast<EdgeOffset>(u) * kDegree;
+  for (auto& v : csr.column_indices) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    v = static_cast<VertexId>(state >> 33) % kVertices;
+  }
+  std::vector<VertexId> order(kVertices * 2);
+  for (VertexId u = 0; u < kVertices; ++u) order[u] = u;
+  std::vector<std::uint32_t> visited(kVertices / 32, ~0u);  // every arc leads to a visited vertex
+  std::vector<std::int32_t> dist(kVertices, 0);
+  std::vector<VertexId> parent(kVertices, 0);
+  std::vector<double> us;
+  for (int r = 0; r <= levels; ++r) {  // the first warms the caches, untimed
+    const auto start = std::chrono::steady_clock::now();
+    const SerialLevel level = expand_serial(csr, order.data(), 0, kVertices, visited.data(), dist.data(),
+                                            parent.data(), 1);
+    const double elapsed = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    if (level.tail != kVertices || level.next_edges != 0) {
+      throw Error("measure_serial_arc_us: the probe level discovered vertices");  // and is not optimized away
+    }
+    if (r > 0) us.push_back(elapsed / static_cast<double>(csr.column_indices.size()));
+  }
+  std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
+  return us[us.size() / 2];
+}
 
 }  // namespace abfs::strategies

@@ -4,7 +4,7 @@ namespace abfs::strategies {
 
 const std::vector<RegistryEntry>& registry() {
   static const std::vector<RegistryEntry> entries = {
-      {"cpu_expand", 6, false, &make_cpu_expand},
+      {"cpu_expand", 7, false, &make_cpu_expand},
       {"one_block", 6, true, [] { return make_one_block(); }},
       {"dynamic_parallel", 18, true, [] { return make_dynamic_parallel(); }},
       {"privatized_queue", 7, true, [] { return make_privatized_queue(); }},

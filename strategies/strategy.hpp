@@ -239,6 +239,14 @@ struct DynamicParallelConfig {
 };
 std::unique_ptr<Strategy> make_dynamic_parallel(const DynamicParallelConfig& config);
 
+/// Calibration probe of cpu_expand's serial path: microseconds an arc of a serial level whose
+/// arcs all lead to visited vertices (nothing discovered), over a cache-resident random graph
+/// (2^14 vertices of out-degree 16, 1.1 MB); the median of `levels` timed levels after an
+/// untimed one. Calibration fixes cpu_expand's serial_edges coefficient to it, so that the fit's
+/// discovery terms (serial_discovered, serial_dram_discovered) price only what discovering
+/// adds. @throws InvalidArgument if levels < 1; Error if the probe level discovers a vertex.
+double measure_serial_arc_us(int levels);
+
 /// Calibration probes of the mechanisms a device-driven level loop can link levels with, in
 /// microseconds per level (CUDA-event medians of 5 chains of 500 levels, 2,000 if patient), for a
 /// one-block level and, with suffix "_grid", a level of 8 blocks per SM: tail_launch_us (a

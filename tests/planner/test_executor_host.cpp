@@ -343,6 +343,53 @@ TEST_CASE("gather_pull prices its longest scan by the warp's dependent steps") {
   CHECK(steps(64'000) == doctest::Approx(502.0));  // 2,000 runs: 2 steps for 3, 500 for 1,997
 }
 
+TEST_CASE("cpu_expand's serial levels are priced by their discoveries as well as their arcs") {
+  // Two serial levels of 1,000 arcs: one discovers 1,000 vertices, the other none. Their
+  // serial_discovered differ by the discoveries, their serial_edges not; the dram terms are
+  // those times the miss share (0 for a graph in the core's caches).
+  const auto cpu = abfs::strategies::make_cpu_expand();
+  abfs::GraphStats stats;
+  stats.num_vertices = 1'000;
+  stats.num_edges = 4'000;
+  auto feature = [&](const abfs::strategies::FrontierState& state, const std::string& name) {
+    const abfs::strategies::CostFeatures f = cpu->cost_features(state, stats);
+    for (int i = 0; i < f.size; ++i) {
+      if (name == f.names[static_cast<std::size_t>(i)]) return f.values[static_cast<std::size_t>(i)];
+    }
+    FAIL("cpu_expand has no feature " << name);
+    return -1.0;
+  };
+  abfs::strategies::FrontierState early, late, parallel;
+  early.frontier_vertices = late.frontier_vertices = 100;
+  early.frontier_edges = late.frontier_edges = 1'000;
+  early.discovered_vertices = 1'000;
+  late.discovered_vertices = 0;
+  CHECK(feature(early, "serial_edges") == 1'000.0);
+  CHECK(feature(late, "serial_edges") == 1'000.0);
+  CHECK(feature(early, "serial_discovered") == 1'000.0);
+  CHECK(feature(late, "serial_discovered") == 0.0);
+  CHECK(feature(early, "serial_dram_discovered") == 0.0);
+  // Without a sample, discoveries are estimated as at random: 500 unvisited, 1,000 arcs over
+  // 1,000 vertices hit 500 * (1 - e^-1) of them.
+  abfs::strategies::FrontierState unsampled = early;
+  unsampled.discovered_vertices = -1.0;
+  unsampled.unvisited_vertices = 500;
+  CHECK(feature(unsampled, "serial_discovered") == doctest::Approx(500.0 * (1.0 - std::exp(-1.0))));
+  // A parallel level has no serial terms.
+  parallel.frontier_edges = 100'000;
+  parallel.discovered_vertices = 1'000;
+  CHECK(feature(parallel, "serial_discovered") == 0.0);
+  CHECK(feature(parallel, "serial_edges") == 0.0);
+  CHECK(feature(parallel, "parallel_edges") == 100'000.0);
+}
+
+TEST_CASE("a serial arc to a visited vertex is measured on this host, for calibration's serial_edges") {
+  const double us = abfs::strategies::measure_serial_arc_us(3);
+  CHECK(us > 0.0);
+  CHECK(us < 1.0);  // a cache-resident arc takes nanoseconds; a microsecond is a broken probe
+  CHECK_THROWS_AS(abfs::strategies::measure_serial_arc_us(0), abfs::InvalidArgument);
+}
+
 TEST_CASE("a level's expected discoveries: the sampled BFS's at its source, scaled by arcs, else at random") {
   // uniform:65536:8: the frontier's arcs hit vertices at random, so the estimate without a
   // sample is close too; the sample is exact at its own source's levels.
