@@ -13,11 +13,11 @@
 //    size threshold is exceeded".
 //  - dp_grid_level: one multi-block top-down level. A group of 1, 8, 16 or 32 lanes per frontier
 //    vertex, sized to the frontier's mean degree; lists longer than 32 arcs go to the warp, and
-//    hubs (over 1,024 arcs) to the block, or, on hub levels (more blocks by arcs than by
-//    vertices), to the whole grid: they are listed in device memory and every warp claims 256
-//    arcs of them at a time, so that a level of a few hubs is spread over blocks sized to its
-//    arcs, not held by the few blocks that own the hubs. A b-queue per block in shared
-//    memory (one shared atomic per group of lanes that find vertices together) and one global
+//    those over 256 arcs to the block, or, on hub levels (more blocks by arcs than by
+//    vertices), hubs over 1,024 arcs to the whole grid: they are listed in device memory and
+//    every warp claims 256 arcs of them at a time, so that a level of a few hubs is spread over
+//    blocks sized to its arcs, not held by the few blocks that own the hubs. A b-queue per block
+//    in shared memory (one shared atomic per group of lanes that find vertices together) and one global
 //    atomic per block. The last block to finish (a ticket counter) reads the new frontier's size
 //    and arcs and launches either another dp_grid_level (the graph of the smallest power-of-two
 //    grid that covers the new frontier) or, when the frontier fits, dp_block_levels.
@@ -68,10 +68,19 @@ constexpr int kGridQueue = 4 * kGridThreads;  // b-queue slots per block; beyond
 /// (grid_group_lanes): 1 lane below 8 arcs, 8 below 16, 16 below 32, else the warp. Lists longer
 /// than kGridWarpDegree go to the whole warp; lists longer than kGridHubDegree are hubs, listed
 /// for the whole grid on hub levels (at most kGridHubs a level), else scanned by their block.
+/// On levels that are not hub levels, lists longer than kGridBlockDegree go to their block too.
 constexpr EdgeOffset kGridWarpDegree = 32;
 /// A lane loads this many of its arcs at once (visit_arcs).
 constexpr int kVisitBatch = 4;
 constexpr EdgeOffset kGridHubDegree = 4 * kGridThreads;
+/// A level that is not a hub level ends with its warps that walk the longest lists: a warp
+/// walks 1,024 arcs in eight dependent steps of claims, the block (kGridThreads lanes, four
+/// arcs each) in one. uk-2007-05@100000's level 3 (6,736 vertices, 350,000 arcs, lists of up
+/// to 1,016 arcs each walked by a warp) took 34 us forced, 25 with this (H100, 2026-11-25;
+/// forced dynamic_parallel, 2 x 16 sources, interleaved: cnr-2000 0.91 -> 0.75 ms, email-Enron
+/// 0.17 -> 0.15, soc-Slashdot0902 0.176 -> 0.165, kron:22 2.83 -> 2.74, uk-2007-05@100000
+/// 0.141 -> 0.134; uniform graphs unchanged).
+constexpr EdgeOffset kGridBlockDegree = kGridThreads;
 constexpr unsigned int kGridHubs = 1024;
 /// Hubs a block scans with all its threads where the grid does not share them (levels that are
 /// not hub levels, or the grid's list is full); beyond, they stay with their warp.
@@ -403,7 +412,7 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
     }
     bool listed = false;  // for the grid
     bool block_hub = false;  // for this block
-    if (group_lane == 0 && stop - first > kGridHubDegree) {
+    if (group_lane == 0 && stop - first > (share_hubs ? kGridHubDegree : kGridBlockDegree)) {
       if (share_hubs) listed = list_hub(u, first, stop - first);
       if (!listed) {
         const unsigned int slot = atomicAdd(&block_hub_count, 1u);
