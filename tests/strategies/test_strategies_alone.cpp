@@ -156,8 +156,9 @@ TEST_CASE("dynamic_parallel's grid levels share hubs over the grid, deal long li
   const abfs::Graph hubs = abfs::test::make_graph(next, arcs, false);
   cases.push_back({"1,100 hubs from their common neighbour", hubs, 0});
   cases.push_back({"1,100 hubs from a leaf", hubs, next - 1});
-  // A level that is not a hub level (about 70,000 arcs over 10,000 vertices: groups of one
-  // lane): lists of 300 arcs go to their block, 64 at most a block, the rest to their warp.
+  // A level that is not a hub level (79,800 arcs over 10,000 vertices, each with its arc back
+  // to the source: under 8 a vertex, so groups of one lane): lists of 300 arcs go to their
+  // block, 64 at most a block, the rest to their warp.
   // Spread, every 50th neighbour of the source has 300 leaves (a few a block); clustered, the
   // first 200 have (more than a block takes, where the frontier keeps the source's order).
   for (const abfs::VertexId every : {50u, 1u}) {
