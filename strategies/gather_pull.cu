@@ -5,7 +5,11 @@
 //     graph is undirected) and stops at the first one in the frontier bitmap, which becomes its
 //     parent: a lane per vertex for short in-lists, the whole warp for long ones (32 in-arcs a
 //     run, steps of 1, 2 and then 4 runs whose loads are in flight together). The frontier
-//     bitmap is read-only here, so there are no atomics on the hot path.
+//     bitmap is read-only here, so there are no atomics on the hot path. An in-hub (over 4,096
+//     in-arcs) with no frontier in-neighbour among its first 4,096 is listed for the whole
+//     grid: once its own words are done, every warp claims 1,024 in-arcs of a listed hub at a
+//     time, and the first to find a frontier in-neighbour discovers the hub (a flag; its bits
+//     ORed into the words its owner stored).
 //  2. A warp owns 32 consecutive vertices, which are one word of every bitmap: __ballot_sync
 //     gives the word of the next frontier, which the warp stores whole (no memset, no atomics)
 //     and ORs into its visited word.
@@ -50,6 +54,35 @@ constexpr EdgeOffset kWarpScanDegree = 32;
 constexpr int kMaxStrides = 4;
 /// Blocks an SM the registers are capped for (launch bounds): GatherPullConfig's default.
 constexpr int kResidentBlocks = 8;
+/// In-lists longer than this (in-hubs) are shared where their first kHubDegree in-arcs hold no
+/// parent: the rest is listed for the whole grid, whose warps claim kHubChunk in-arcs of it at a
+/// time once their own words are done (kron:22's in-hubs, found early, stay with their warp:
+/// listed whole from the start, forced gather_pull took 9.6 ms against 3.4). An unreached in-hub
+/// held its warp for the whole list: uk-2007-05@100000 has six of ~53,000 in-arcs, ~415
+/// dependent steps of 128 each. Forced gather_pull, 2 x 16 sources interleaved with version 7
+/// (H100, 2026-11-25): uk-2007-05@100000 1.83 -> 1.31 ms, cnr-2000 15.7 -> 7.1, kron:22 3.39 ->
+/// 3.00, uniform:1048576:8 (no in-hub) 0.49 / 0.46 -> 0.48 / 0.51.
+constexpr EdgeOffset kHubDegree = 4096;
+/// In-arcs of a listed in-hub a warp claims at a time (eight steps of kMaxStrides runs).
+constexpr unsigned long long kHubChunk = 1024;
+
+/// A listed in-hub: the rest of its in-list, the in-arcs claimed so far, whether a parent was
+/// found, and the launch (its sequence) that listed it, written last.
+struct PullHub {
+  unsigned long long first;
+  unsigned long long length;
+  unsigned long long next;
+  VertexId vertex;
+  unsigned int found;
+  unsigned int ready;
+};
+
+/// The level's hub list: entries [0, count); count and blocks_done go back to 0 at the end of
+/// each launch (its last block).
+struct PullHubState {
+  unsigned int count;
+  unsigned int blocks_done;
+};
 
 /// Dependent steps of a warp's scan of a long in-list of `arcs` (to its end): runs of 32 arcs in
 /// steps of 1, 2, then kMaxStrides runs.
@@ -72,7 +105,8 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
     const EdgeOffset* __restrict__ out_offsets, const std::uint32_t* __restrict__ frontier,
     std::uint32_t* __restrict__ next_frontier, std::uint32_t* __restrict__ visited, std::int32_t* __restrict__ dist,
     VertexId* __restrict__ parent, VertexId* __restrict__ order, detail::LevelCounters* counters,
-    std::int32_t next_level, unsigned int parity, detail::LevelCounters* host_counters, unsigned int sequence) {
+    std::int32_t next_level, unsigned int parity, detail::LevelCounters* host_counters, unsigned int sequence,
+    PullHub* hubs, PullHubState* hub_state) {
   using BlockReduce = cub::BlockReduce<unsigned long long, kThreads>;
   using WarpScan = cub::WarpScan<unsigned int>;
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
@@ -88,6 +122,7 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
     counters->start_ns = detail::global_ns();
   }
   unsigned long long discovered_edges = 0;
+  PullHub* listed_hub = nullptr;
 
   const std::size_t num_words = (static_cast<std::size_t>(num_vertices) + 31) / 32;
   // Whole blocks iterate together (the block scan needs every warp); words past the end are empty.
@@ -105,6 +140,10 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
         e = in_offsets[v];
         stop = in_offsets[v + 1];
       }
+      // An in-hub's first kHubDegree in-arcs are the warp's, as any long list's; the rest, where
+      // they hold no parent, go to the grid's list below.
+      const EdgeOffset hub_stop = stop;
+      if (stop - e > kHubDegree) stop = e + kHubDegree;
       // Short in-lists: each lane scans its own. Long ones (hubs of web and social graphs, which
       // stay unvisited when unreachable and would hold the warp for their whole list): the warp
       // scans them together, 32 in-arcs per step, and stops at the first step with a hit.
@@ -157,10 +196,28 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
           break;
         }
       }
+      // The rest of an in-hub with no parent in its first kHubDegree in-arcs goes to the grid's
+      // list (its entry made ready after this word's store), which has a slot for every in-hub.
+      const bool listed = !found && hub_stop > stop;  // never where hubs is null: no in-hub
+      if (listed) {
+        listed_hub = hubs + atomicAdd(&hub_state->count, 1u);
+        listed_hub->first = stop;
+        listed_hub->length = hub_stop - stop;
+        listed_hub->next = 0;
+        listed_hub->vertex = v;
+        listed_hub->found = 0;
+      }
       mask = __ballot_sync(0xFFFFFFFFu, found);
       if (lane == 0) {
         next_frontier[word] = mask;
-        if (mask != 0) visited[word] = seen | mask;  // this warp owns the word
+        if (mask != 0) visited[word] = seen | mask;  // this warp owns the word, but for its listed hubs
+      }
+      if (__any_sync(0xFFFFFFFFu, listed)) {
+        // The word's stores before the entries: a warp that finds a listed hub's parent ORs its
+        // bit into the word.
+        __threadfence();
+        __syncwarp();
+        if (listed) atomicExch(&listed_hub->ready, sequence);
       }
       if (found) {
         dist[v] = next_level;
@@ -183,8 +240,73 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
     if (found) order[block_base + warp_offset[warp] + __popc(mask & ((1u << lane) - 1u))] = v;
   }
 
+  // The listed in-hubs, by every warp once its words are done: kHubChunk in-arcs a claim, from
+  // each hub with arcs left and no parent yet, each warp starting at its own entry, until a
+  // pass over the list claims nothing. The warp that finds a hub's parent first (a flag)
+  // discovers it. A hub still being written is skipped: its lister's warp scans it here too.
+  for (bool claimed = hubs != nullptr; claimed;) {  // none: the graph has no in-hub
+    claimed = false;
+    unsigned int listed_hubs = 0;
+    if (lane == 0) listed_hubs = __ldcg(&hub_state->count);
+    listed_hubs = __shfl_sync(0xFFFFFFFFu, listed_hubs, 0);
+    // 32 entries read at once (a lane each), from this warp's own start; then claims from each
+    // that is ready, has arcs left and no parent yet.
+    const unsigned int start = (blockIdx.x * kWarps + warp) % max(listed_hubs, 1u);
+    for (unsigned int base = 0; base < listed_hubs; base += 32) {
+      PullHub* mine = base + lane < listed_hubs ? hubs + (start + base + lane) % listed_hubs : nullptr;
+      bool open = false;
+      if (mine != nullptr && __ldcg(&mine->ready) == sequence) {
+        __threadfence();  // the entry after its ready mark; past L1: another SM wrote it
+        open = __ldcg(&mine->found) == 0 && __ldcg(&mine->next) < __ldcg(&mine->length);
+      }
+      for (std::uint32_t work = __ballot_sync(0xFFFFFFFFu, open); work != 0; work &= work - 1) {
+        PullHub* hub = reinterpret_cast<PullHub*>(
+            __shfl_sync(0xFFFFFFFFu, reinterpret_cast<unsigned long long>(mine), __ffs(work) - 1));
+        const unsigned long long first = __ldcg(&hub->first);
+        const unsigned long long length = __ldcg(&hub->length);
+        for (bool hit_found = false; !hit_found;) {
+          unsigned long long at = 0;
+          if (lane == 0) at = __ldcg(&hub->found) != 0 ? length : atomicAdd(&hub->next, kHubChunk);
+          at = __shfl_sync(0xFFFFFFFFu, at, 0);
+          if (at >= length) break;
+          claimed = true;
+          const unsigned long long end = min(at + kHubChunk, length);
+          for (unsigned long long arc_base = at; arc_base < end && !hit_found; arc_base += kMaxStrides * 32) {
+            VertexId hit = kNoVertex;
+#pragma unroll
+            for (int j = 0; j < kMaxStrides; ++j) {
+              const unsigned long long arc = arc_base + static_cast<unsigned long long>(j) * 32 + lane;
+              const VertexId u = arc < end ? in_indices[first + arc] : kNoVertex;
+              if (hit == kNoVertex && u != kNoVertex && ((__ldg(frontier + (u >> 5)) >> (u & 31)) & 1u)) hit = u;
+            }
+            const std::uint32_t hits = __ballot_sync(0xFFFFFFFFu, hit != kNoVertex);
+            if (hits == 0) continue;
+            hit_found = true;
+            if (lane == static_cast<unsigned int>(__ffs(hits) - 1) && atomicCAS(&hub->found, 0u, 1u) == 0u) {
+              const VertexId v = __ldcg(&hub->vertex);
+              dist[v] = next_level;
+              parent[v] = hit;
+              atomicOr(next_frontier + (v >> 5), 1u << (v & 31));
+              atomicOr(visited + (v >> 5), 1u << (v & 31));
+              order[atomicAdd(&counters->order_tail, 1u)] = v;
+              discovered_edges += out_offsets[v + 1] - out_offsets[v];
+            }
+          }
+        }
+      }
+    }
+  }
+
   const unsigned long long block_edges = BlockReduce(reduce_storage).Sum(discovered_edges);
   if (threadIdx.x == 0 && block_edges > 0) atomicAdd(&counters->next_edges[parity], block_edges);
+  __syncthreads();  // the block's hub work before its ticket
+  if (hubs != nullptr && threadIdx.x == 0) {
+    __threadfence();
+    if (atomicAdd(&hub_state->blocks_done, 1u) == gridDim.x - 1) {
+      hub_state->count = 0;  // every block is past its hub phase: the list is the next launch's
+      hub_state->blocks_done = 0;
+    }
+  }
   detail::publish_by_last_block(counters, host_counters, sequence);
 }
 
@@ -224,7 +346,9 @@ class GatherPull final : public Strategy {
     const auto n = static_cast<double>(stats.num_vertices);
     const double expected = edges > 0.0 ? unexplored * std::min(1.0, n / edges) : unexplored;
     const double scanned = state.pull_scanned_edges >= 0.0 ? state.pull_scanned_edges : expected;
-    const double longest = std::max(0.0, state.pull_longest_scan);
+    // In-lists over kHubDegree are shared by the grid (kHubChunk a claim): a warp walks at most
+    // kHubDegree in-arcs of one list.
+    const double longest = std::min(static_cast<double>(kHubDegree), std::max(0.0, state.pull_longest_scan));
     const auto warp = static_cast<double>(kWarpScanDegree);
     CostFeatures f;
     f.add("run", 1.0);
@@ -248,6 +372,21 @@ class GatherPull final : public Strategy {
     const auto words = static_cast<unsigned int>(std::max<std::size_t>(1, buffers.visited_words));
     const unsigned int needed = (words + kWarps - 1) / kWarps;
     blocks_ = std::max(1u, std::min(needed, config_.blocks_per_sm * static_cast<unsigned int>(buffers.multiprocessors)));
+    // A slot for every in-hub of this graph, so that a level can list them all.
+    const Csr& in = buffers.graph().directed() ? buffers.graph().reverse_csr() : buffers.graph().csr();
+    std::size_t in_hubs = 0;
+    for (std::size_t v = 0; v + 1 < in.row_offsets.size(); ++v) {
+      in_hubs += in.row_offsets[v + 1] - in.row_offsets[v] > kHubDegree ? 1 : 0;
+    }
+    has_hubs_ = in_hubs > 0;
+    if (hubs_.size() < std::max<std::size_t>(1, in_hubs)) {
+      hubs_ = detail::DeviceBuffer<PullHub>(std::max<std::size_t>(1, in_hubs));
+      ABFS_CUDA_CHECK(cudaMemset(hubs_.data(), 0, hubs_.size() * sizeof(PullHub)));  // no entry ready
+    }
+    if (hub_state_.data() == nullptr) {
+      hub_state_ = detail::DeviceBuffer<PullHubState>(1);
+      ABFS_CUDA_CHECK(cudaMemset(hub_state_.data(), 0, sizeof(PullHubState)));
+    }
   }
 
   LevelOutcome run(LevelContext& c) override {
@@ -260,7 +399,8 @@ class GatherPull final : public Strategy {
     expand_bottom_up<<<blocks_, kThreads, 0, s>>>(
         b.num_vertices(), b.d_in_offsets(), b.d_in_indices(), b.d_graph.row_offsets.data(), b.frontier_bits(parity),
         b.frontier_bits(parity ^ 1u), b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
-        b.d_counters.data(), c.level + 1, parity, b.h_counters.data(), sequence);
+        b.d_counters.data(), c.level + 1, parity, b.h_counters.data(), sequence,
+        has_hubs_ ? hubs_.data() : nullptr, hub_state_.data());
     ABFS_CHECK_LAUNCH(s);
     // The host needs the new frontier's size to choose the next level's strategy.
     const double device_us = b.wait_counters(sequence);
@@ -275,6 +415,9 @@ class GatherPull final : public Strategy {
   GatherPullConfig config_;
   double l2_bytes_ = 0.0;
   unsigned int blocks_ = 1;
+  detail::DeviceBuffer<PullHub> hubs_;  // a slot for every in-hub of the graph
+  bool has_hubs_ = false;  // else the kernel skips its hub phase (nullptr)
+  detail::DeviceBuffer<PullHubState> hub_state_;  // the list's count (reset by each launch's last block)
 };
 
 }  // namespace

@@ -73,6 +73,32 @@ TEST_CASE("gather_pull alone (bottom-up on every level) is correct on every edge
   }
 }
 
+TEST_CASE("gather_pull shares the rest of an in-hub over the grid: found by any warp, scanned in full when "
+          "unreached") {
+  // Directed: 5,000 dead vertices (no in-arcs: never reached) point at every hub; the source
+  // reaches the one feeder, which points at every hub but the last. So each hub's in-list has
+  // 5,001 arcs (over the 4,096 that are shared), one of them from the level-1 frontier, and the
+  // last hub is never reached: scanned in full at every level. 40 hubs are a few words of
+  // consecutive vertices; 1,030 a long list. One gather_pull for both: its list grows with the
+  // graph's in-hubs.
+  auto pull = s::make_gather_pull();
+  for (const abfs::VertexId hubs : {40u, 1030u}) {
+    constexpr abfs::VertexId kDead = 5000;
+    const abfs::VertexId source = kDead, feeder = kDead + 1, first_hub = kDead + 2;
+    std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs{{source, feeder}};
+    for (abfs::VertexId h = first_hub; h < first_hub + hubs; ++h) {
+      for (abfs::VertexId d = 0; d < kDead; ++d) arcs.emplace_back(d, h);
+      if (h + 1 < first_hub + hubs) arcs.emplace_back(feeder, h);
+    }
+    const abfs::Graph g = abfs::test::make_graph(first_hub + hubs, arcs, true);
+    CAPTURE(hubs);
+    const AloneRun run = run_alone(g, source, *pull);
+    abfs::test::check_bfs(g, source, run.result);
+    CHECK(run.fallback_levels == 0);
+    CHECK(run.result.vertices_reached == hubs + 1);  // the source, the feeder, all hubs but the last
+  }
+}
+
 TEST_CASE("waiting for counters that no device level publishes is an error, not a hang") {
   // Every device level publishes its counters into mapped host memory and the host polls for
   // them; the poll checks the stream now and then, so a level that ended without publishing
