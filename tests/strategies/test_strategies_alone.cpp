@@ -77,8 +77,9 @@ TEST_CASE("gather_pull shares the rest of an in-hub over the grid: found by any 
           "unreached") {
   // Directed: 5,000 dead vertices (no in-arcs: never reached) point at every hub; the source
   // reaches the one feeder, which points at every hub but the last. So each hub's in-list has
-  // 5,001 arcs (over the 4,096 that are shared), one of them from the level-1 frontier, and the
-  // last hub is never reached: scanned in full at every level. 40 hubs are a few words of
+  // 5,001 arcs, the feeder's last (lists are sorted by id): past the warp's first 4,096, in the
+  // part the grid shares, is the level-1 frontier's one in-arc; and the last hub is never
+  // reached: its list is shared and scanned in full at every level. 40 hubs are a few words of
   // consecutive vertices; 1,030 a long list. One gather_pull for both: its list grows with the
   // graph's in-hubs.
   auto pull = s::make_gather_pull();
