@@ -219,18 +219,10 @@ std::unique_ptr<Strategy> make_cpu_expand() { return std::make_unique<CpuExpand>
 
 double measure_serial_arc_us(int levels) {
   if (levels < 1) throw InvalidArgument("measure_serial_arc_us: levels must be at least 1");
-  // 2^14 vertices of out-degree 16 at random (a fixed LCG): 1.1 MB of CSR, the bitmap 2 KiB.
+  // 2^14 vertices of out-degree 16 at random: 1.1 MB of CSR, the bitmap 2 KiB.
   constexpr VertexId kVertices = 1 << 14;
-  constexpr EdgeOffset kDegree = 16;
-  Csr csr;
-  csr.row_offsets.resize(kVertices + 1);
-  csr.column_indices.resize(static_cast<std::size_t>(kVertices) * kDegree);
-  std::uint64_t state = 0x9E3779B97F4A7C15ull;
-  for (VertexId u = 0; u <= kVertices; ++u) csr.row_offsets[u] = static_cast<EdgeOffset>(u) * kDegree;
-  for (auto& v : csr.column_indices) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    v = static_cast<VertexId>(state >> 33) % kVertices;
-  }
+  const Graph graph = generate_uniform(kVertices, 16);
+  const Csr& csr = graph.csr();
   std::vector<VertexId> order(kVertices * 2);
   for (VertexId u = 0; u < kVertices; ++u) order[u] = u;
   std::vector<std::uint32_t> visited(kVertices / 32, ~0u);  // every arc leads to a visited vertex
