@@ -4,7 +4,7 @@ unvisited vertex, the in-arcs a scan walks to its first frontier in-neighbour (o
 its in-list), and per word of 32 vertices (one warp of expand_bottom_up) the dependent steps of
 its long in-lists (over 32 in-arcs: runs of 32 in steps of 1, 2, then 4 runs; walked one after
 another by the warp; in-lists over --hub in-arcs are shared by the grid past their first --hub,
-as gather_pull 8 does). The worst warps bound the level's time (~0.5 us a step on the H100).
+as gather_pull 8 does past 4,096 and 9 past 256). The worst warps bound the level's time (~0.5 us a step on the H100).
 
 Input: a SNAP-style edge list (SRC DST per line, '#'/'%' comments, optionally .gz), directed,
 vertex ids 0-based as abfs loads them. Example (uk-2007-05@100000's slow level, 2026-11-25):
@@ -30,7 +30,7 @@ def main():
     parser.add_argument("graph")
     parser.add_argument("source", type=int)
     parser.add_argument("level", type=int, help="the level whose frontier the bottom-up step expands")
-    parser.add_argument("--hub", type=int, default=4096, help="in-arcs a warp walks of one list")
+    parser.add_argument("--hub", type=int, default=256, help="in-arcs a warp walks of one list (gather_pull 9; 4,096 in version 8)")
     parser.add_argument("--top", type=int, default=8)
     args = parser.parse_args()
     opener = gzip.open if args.graph.endswith(".gz") else open
@@ -57,7 +57,7 @@ def main():
         raise SystemExit(f"the BFS from {args.source} has {len(levels)} levels")
     current = set(levels[args.level])
     visited = {v for level in levels[: args.level + 1] for v in level}
-    warp_steps, scans = collections.Counter(), []
+    warp_steps, scans, listed = collections.Counter(), [], []
     for v in range(n):
         if v in visited or len(into[v]) <= 32:
             continue
@@ -65,7 +65,10 @@ def main():
         scanned = len(into[v]) if hit is None else hit + 1
         warp_steps[v // 32] += long_list_steps(min(scanned, args.hub))
         scans.append((scanned, len(into[v]), v, hit is not None))
+        if scanned > args.hub:
+            listed.append(scanned - args.hub)
     print("worst warps (word, dependent steps):", warp_steps.most_common(args.top))
+    print(f"listed for the grid: {len(listed)} in-lists, {sum(listed)} in-arcs past their first {args.hub}")
     print("longest scans (in-arcs scanned, in-list, vertex, parent found):", sorted(scans, reverse=True)[: args.top])
 
 

@@ -5,11 +5,11 @@
 //     graph is undirected) and stops at the first one in the frontier bitmap, which becomes its
 //     parent: a lane per vertex for short in-lists, the whole warp for long ones (32 in-arcs a
 //     run, steps of 1, 2 and then 4 runs whose loads are in flight together). The frontier
-//     bitmap is read-only here, so there are no atomics on the hot path. An in-hub (over 4,096
-//     in-arcs) with no frontier in-neighbour among its first 4,096 is listed for the whole
-//     grid: once its own words are done, every warp claims 1,024 in-arcs of a listed hub at a
-//     time, and the first to find a frontier in-neighbour discovers the hub (a flag; its bits
-//     ORed into the words its owner stored).
+//     bitmap is read-only here, so there are no atomics on the hot path. An in-hub (over 256
+//     in-arcs) with no frontier in-neighbour among its first 256 is listed for the whole grid:
+//     once its own words are done, every warp picks an open entry of the list (a bitmap of
+//     them) and claims 1,024 in-arcs of it at a time, and the first to find a frontier
+//     in-neighbour discovers the hub (a flag; its bits ORed into the words its owner stored).
 //  2. A warp owns 32 consecutive vertices, which are one word of every bitmap: __ballot_sync
 //     gives the word of the next frontier, which the warp stores whole (no memset, no atomics)
 //     and ORs into its visited word.
@@ -61,24 +61,32 @@ constexpr int kResidentBlocks = 8;
 /// held its warp for the whole list: uk-2007-05@100000 has six of ~53,000 in-arcs, ~415
 /// dependent steps of 128 each. Forced gather_pull, 2 x 16 sources interleaved with version 7
 /// (H100, 2026-11-25): uk-2007-05@100000 1.83 -> 1.31 ms, cnr-2000 15.7 -> 7.1, kron:22 3.39 ->
-/// 3.00, uniform:1048576:8 (no in-hub) 0.49 / 0.46 -> 0.48 / 0.51.
-constexpr EdgeOffset kHubDegree = 4096;
+/// 3.00, uniform:1048576:8 (no in-hub) 0.49 / 0.46 -> 0.48 / 0.51 (version 8, at 4,096 in-arcs).
+/// Version 9 shares from 256: uk-2007-05@100000's level 4 from source 13387 (1.57 million
+/// in-arcs) took 429-442 us with warps whose 32 vertices all have unreached 3,003-arc in-lists,
+/// 800 dependent steps (bench/pull_critical_path.py); past 256 the worst warp walks 128 steps
+/// and 644 lists (603,461 in-arcs) are shared.
+constexpr EdgeOffset kHubDegree = 256;
 /// In-arcs of a listed in-hub a warp claims at a time (eight steps of kMaxStrides runs).
 constexpr unsigned long long kHubChunk = 1024;
 
-/// A listed in-hub: the rest of its in-list, the in-arcs claimed so far, whether a parent was
-/// found, and the launch (its sequence) that listed it, written last.
+/// A listed in-hub: the rest of its in-list, the in-arcs claimed so far and whether a parent was
+/// found. Open (its bit in the list's open bitmap) once written, closed when it has no in-arcs
+/// left to claim or its parent is found.
 struct PullHub {
   unsigned long long first;
   unsigned long long length;
   unsigned long long next;
   VertexId vertex;
   unsigned int found;
-  unsigned int ready;
 };
 
+/// No entry of the hub list.
+constexpr unsigned int kNoHub = 0xFFFFFFFFu;
+
 /// The level's hub list: entries [0, count); count and blocks_done go back to 0 at the end of
-/// each launch (its last block).
+/// each launch (its last block), and every open bit is cleared before a warp leaves its hub
+/// phase (a warp leaves when it sees none open).
 struct PullHubState {
   unsigned int count;
   unsigned int blocks_done;
@@ -106,7 +114,7 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
     std::uint32_t* __restrict__ next_frontier, std::uint32_t* __restrict__ visited, std::int32_t* __restrict__ dist,
     VertexId* __restrict__ parent, VertexId* __restrict__ order, detail::LevelCounters* counters,
     std::int32_t next_level, unsigned int parity, detail::LevelCounters* host_counters, unsigned int sequence,
-    PullHub* hubs, PullHubState* hub_state) {
+    PullHub* hubs, std::uint32_t* hub_open, PullHubState* hub_state) {
   using BlockReduce = cub::BlockReduce<unsigned long long, kThreads>;
   using WarpScan = cub::WarpScan<unsigned int>;
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
@@ -197,7 +205,7 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
         }
       }
       // The rest of an in-hub with no parent in its first kHubDegree in-arcs goes to the grid's
-      // list (its entry made ready after this word's store), which has a slot for every in-hub.
+      // list (its entry opened after this word's store), which has a slot for every in-hub.
       const bool listed = !found && hub_stop > stop;  // never where hubs is null: no in-hub
       if (listed) {
         listed_hub = hubs + atomicAdd(&hub_state->count, 1u);
@@ -213,11 +221,14 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
         if (mask != 0) visited[word] = seen | mask;  // this warp owns the word, but for its listed hubs
       }
       if (__any_sync(0xFFFFFFFFu, listed)) {
-        // The word's stores before the entries: a warp that finds a listed hub's parent ORs its
-        // bit into the word.
+        // The word's stores and the entries before their open bits: a warp that finds a listed
+        // hub's parent ORs its bit into the word.
         __threadfence();
         __syncwarp();
-        if (listed) atomicExch(&listed_hub->ready, sequence);
+        if (listed) {
+          const auto entry = static_cast<unsigned int>(listed_hub - hubs);
+          atomicOr(hub_open + entry / 32, 1u << (entry % 32));
+        }
       }
       if (found) {
         dist[v] = next_level;
@@ -240,61 +251,72 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
     if (found) order[block_base + warp_offset[warp] + __popc(mask & ((1u << lane) - 1u))] = v;
   }
 
-  // The listed in-hubs, by every warp once its words are done: kHubChunk in-arcs a claim, from
-  // each hub with arcs left and no parent yet, each warp starting at its own entry, until a
-  // pass over the list claims nothing. The warp that finds a hub's parent first (a flag)
-  // discovers it. A hub still being written is skipped: its lister's warp scans it here too.
-  for (bool claimed = hubs != nullptr; claimed;) {  // none: the graph has no in-hub
-    claimed = false;
+  // The listed in-hubs, by every warp once its words are done: it picks the first open entry
+  // from a place in the list drawn anew for each pick (32 bitmap words, 1,024 entries, a load),
+  // claims kHubChunk in-arcs of it at a time until none are left or a parent is found, closes
+  // it, and picks again, until it sees none open. Warps that picked from a fixed place, or from
+  // the entry after their last, met on the same entries and stayed together, every warp's
+  // claim an atomic on one counter: forced gather_pull took 717 and 2,335 ms on kron:22 against
+  // 3.0 (H100, 2026-11-25), whose first levels list most of its ~40,000 vertices of over 256
+  // in-arcs (p99 in-degree 340). The warp that finds a hub's parent first (a flag) discovers
+  // it. An entry still being written is not open yet: its lister's warp takes it here too.
+  unsigned int place = blockIdx.x * kWarps + warp;  // a linear congruential sequence a warp
+  while (hubs != nullptr) {  // none: the graph has no in-hub
     unsigned int listed_hubs = 0;
     if (lane == 0) listed_hubs = __ldcg(&hub_state->count);
     listed_hubs = __shfl_sync(0xFFFFFFFFu, listed_hubs, 0);
-    // 32 entries read at once (a lane each), from this warp's own start; then claims from each
-    // that is ready, has arcs left and no parent yet.
-    const unsigned int start = (blockIdx.x * kWarps + warp) % max(listed_hubs, 1u);
-    for (unsigned int base = 0; base < listed_hubs; base += 32) {
-      PullHub* mine = base + lane < listed_hubs ? hubs + (start + base + lane) % listed_hubs : nullptr;
-      bool open = false;
-      if (mine != nullptr && __ldcg(&mine->ready) == sequence) {
-        __threadfence();  // the entry after its ready mark; past L1: another SM wrote it
-        open = __ldcg(&mine->found) == 0 && __ldcg(&mine->next) < __ldcg(&mine->length);
+    if (listed_hubs == 0) break;
+    // The start's word is read twice: its bits from the start on first, those below it last.
+    const unsigned int words = (listed_hubs + 31) / 32;
+    place = place * 1664525u + 1013904223u;
+    const auto start = static_cast<unsigned int>((static_cast<unsigned long long>(place) * listed_hubs) >> 32);
+    unsigned int pick = kNoHub;
+    for (unsigned int base = 0; base <= words && pick == kNoHub; base += 32) {
+      const unsigned int k = base + lane;
+      const unsigned int w = (start / 32 + k) % words;
+      std::uint32_t bits = k <= words ? __ldcg(hub_open + w) : 0u;
+      if (k == 0) bits &= ~0u << (start % 32);
+      if (k == words) bits &= (1u << (start % 32)) - 1u;
+      const std::uint32_t open = __ballot_sync(0xFFFFFFFFu, bits != 0);
+      if (open != 0) {
+        const int first_lane = __ffs(open) - 1;
+        pick = __shfl_sync(0xFFFFFFFFu, w, first_lane) * 32 + __ffs(__shfl_sync(0xFFFFFFFFu, bits, first_lane)) - 1;
       }
-      for (std::uint32_t work = __ballot_sync(0xFFFFFFFFu, open); work != 0; work &= work - 1) {
-        PullHub* hub = reinterpret_cast<PullHub*>(
-            __shfl_sync(0xFFFFFFFFu, reinterpret_cast<unsigned long long>(mine), __ffs(work) - 1));
-        const unsigned long long first = __ldcg(&hub->first);
-        const unsigned long long length = __ldcg(&hub->length);
-        for (bool hit_found = false; !hit_found;) {
-          unsigned long long at = 0;
-          if (lane == 0) at = __ldcg(&hub->found) != 0 ? length : atomicAdd(&hub->next, kHubChunk);
-          at = __shfl_sync(0xFFFFFFFFu, at, 0);
-          if (at >= length) break;
-          claimed = true;
-          const unsigned long long end = min(at + kHubChunk, length);
-          for (unsigned long long arc_base = at; arc_base < end && !hit_found; arc_base += kMaxStrides * 32) {
-            VertexId hit = kNoVertex;
+    }
+    if (pick == kNoHub) break;
+    __threadfence();  // the entry after its open bit; past L1: another SM wrote it
+    PullHub* hub = hubs + pick;
+    const unsigned long long first = __ldcg(&hub->first);
+    const unsigned long long length = __ldcg(&hub->length);
+    for (bool hit_found = false; !hit_found;) {
+      unsigned long long at = 0;
+      if (lane == 0) at = __ldcg(&hub->found) != 0 ? length : atomicAdd(&hub->next, kHubChunk);
+      at = __shfl_sync(0xFFFFFFFFu, at, 0);
+      if (at >= length) break;
+      const unsigned long long end = min(at + kHubChunk, length);
+      for (unsigned long long arc_base = at; arc_base < end && !hit_found; arc_base += kMaxStrides * 32) {
+        VertexId hit = kNoVertex;
 #pragma unroll
-            for (int j = 0; j < kMaxStrides; ++j) {
-              const unsigned long long arc = arc_base + static_cast<unsigned long long>(j) * 32 + lane;
-              const VertexId u = arc < end ? in_indices[first + arc] : kNoVertex;
-              if (hit == kNoVertex && u != kNoVertex && ((__ldg(frontier + (u >> 5)) >> (u & 31)) & 1u)) hit = u;
-            }
-            const std::uint32_t hits = __ballot_sync(0xFFFFFFFFu, hit != kNoVertex);
-            if (hits == 0) continue;
-            hit_found = true;
-            if (lane == static_cast<unsigned int>(__ffs(hits) - 1) && atomicCAS(&hub->found, 0u, 1u) == 0u) {
-              const VertexId v = __ldcg(&hub->vertex);
-              dist[v] = next_level;
-              parent[v] = hit;
-              atomicOr(next_frontier + (v >> 5), 1u << (v & 31));
-              atomicOr(visited + (v >> 5), 1u << (v & 31));
-              order[atomicAdd(&counters->order_tail, 1u)] = v;
-              discovered_edges += out_offsets[v + 1] - out_offsets[v];
-            }
-          }
+        for (int j = 0; j < kMaxStrides; ++j) {
+          const unsigned long long arc = arc_base + static_cast<unsigned long long>(j) * 32 + lane;
+          const VertexId u = arc < end ? in_indices[first + arc] : kNoVertex;
+          if (hit == kNoVertex && u != kNoVertex && ((__ldg(frontier + (u >> 5)) >> (u & 31)) & 1u)) hit = u;
+        }
+        const std::uint32_t hits = __ballot_sync(0xFFFFFFFFu, hit != kNoVertex);
+        if (hits == 0) continue;
+        hit_found = true;
+        if (lane == static_cast<unsigned int>(__ffs(hits) - 1) && atomicCAS(&hub->found, 0u, 1u) == 0u) {
+          const VertexId v = __ldcg(&hub->vertex);
+          dist[v] = next_level;
+          parent[v] = hit;
+          atomicOr(next_frontier + (v >> 5), 1u << (v & 31));
+          atomicOr(visited + (v >> 5), 1u << (v & 31));
+          order[atomicAdd(&counters->order_tail, 1u)] = v;
+          discovered_edges += out_offsets[v + 1] - out_offsets[v];
         }
       }
     }
+    if (lane == 0) atomicAnd(hub_open + pick / 32, ~(1u << (pick % 32)));  // nothing left, or found
   }
 
   const unsigned long long block_edges = BlockReduce(reduce_storage).Sum(discovered_edges);
@@ -381,7 +403,8 @@ class GatherPull final : public Strategy {
     has_hubs_ = in_hubs > 0;
     if (hubs_.size() < std::max<std::size_t>(1, in_hubs)) {
       hubs_ = detail::DeviceBuffer<PullHub>(std::max<std::size_t>(1, in_hubs));
-      ABFS_CUDA_CHECK(cudaMemset(hubs_.data(), 0, hubs_.size() * sizeof(PullHub)));  // no entry ready
+      hub_open_ = detail::DeviceBuffer<std::uint32_t>((hubs_.size() + 31) / 32);
+      ABFS_CUDA_CHECK(cudaMemset(hub_open_.data(), 0, hub_open_.size() * sizeof(std::uint32_t)));  // none open
     }
     if (hub_state_.data() == nullptr) {
       hub_state_ = detail::DeviceBuffer<PullHubState>(1);
@@ -400,7 +423,7 @@ class GatherPull final : public Strategy {
         b.num_vertices(), b.d_in_offsets(), b.d_in_indices(), b.d_graph.row_offsets.data(), b.frontier_bits(parity),
         b.frontier_bits(parity ^ 1u), b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
         b.d_counters.data(), c.level + 1, parity, b.h_counters.data(), sequence,
-        has_hubs_ ? hubs_.data() : nullptr, hub_state_.data());
+        has_hubs_ ? hubs_.data() : nullptr, hub_open_.data(), hub_state_.data());
     ABFS_CHECK_LAUNCH(s);
     // The host needs the new frontier's size to choose the next level's strategy.
     const double device_us = b.wait_counters(sequence);
@@ -416,6 +439,7 @@ class GatherPull final : public Strategy {
   double l2_bytes_ = 0.0;
   unsigned int blocks_ = 1;
   detail::DeviceBuffer<PullHub> hubs_;  // a slot for every in-hub of the graph
+  detail::DeviceBuffer<std::uint32_t> hub_open_;  // a bit for every slot: open entries (none between launches)
   bool has_hubs_ = false;  // else the kernel skips its hub phase (nullptr)
   detail::DeviceBuffer<PullHubState> hub_state_;  // the list's count (reset by each launch's last block)
 };

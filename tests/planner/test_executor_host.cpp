@@ -338,11 +338,11 @@ TEST_CASE("gather_pull prices its longest scan by the warp's dependent steps") {
     return -1.0;
   };
   CHECK(steps(20) == doctest::Approx(20.0));
-  CHECK(steps(1'000) == doctest::Approx(32.0));    // 32 runs: 2 steps for 3, 8 for 29; 10 < 32
-  CHECK(steps(4'096) == doctest::Approx(34.0));    // 128 runs: 2 steps for 3, 32 for 125
-  // Longer in-lists are shared by the grid (gather_pull 8): a warp walks at most 4,096 in-arcs.
-  CHECK(steps(10'000) == doctest::Approx(34.0));
-  CHECK(steps(64'000) == doctest::Approx(34.0));
+  CHECK(steps(100) == doctest::Approx(32.0));  // 4 runs: 3 steps; 3 < 32
+  CHECK(steps(256) == doctest::Approx(32.0));  // 8 runs: 2 steps for 3, 2 for 5
+  // Longer in-lists are shared by the grid (gather_pull 9): a warp walks at most 256 in-arcs.
+  CHECK(steps(1'000) == doctest::Approx(32.0));
+  CHECK(steps(64'000) == doctest::Approx(32.0));
 }
 
 TEST_CASE("cpu_expand's serial levels are priced by their discoveries as well as their arcs") {

@@ -75,23 +75,23 @@ TEST_CASE("gather_pull alone (bottom-up on every level) is correct on every edge
 
 TEST_CASE("gather_pull shares the rest of an in-hub over the grid: found by any warp, scanned in full when "
           "unreached") {
-  // Directed: 5,000 dead vertices (no in-arcs: never reached) point at every hub; the source
+  // Directed: `dead` vertices (no in-arcs: never reached) point at every hub; the source
   // reaches the one feeder, which points at every hub but the last. So each hub's in-list has
-  // 5,001 arcs, the feeder's last (lists are sorted by id): past the warp's first 4,096, in the
+  // dead + 1 arcs, the feeder's last (lists are sorted by id): past the warp's first 256, in the
   // part the grid shares, is the level-1 frontier's one in-arc; and the last hub is never
   // reached: its list is shared and scanned in full at every level. 40 hubs are a few words of
-  // consecutive vertices; 1,030 a long list. One gather_pull for both: its list grows with the
-  // graph's in-hubs.
+  // consecutive vertices and of the list's open bitmap; 1,030 more than the 1,024 entries one
+  // load of it covers. One gather_pull for all: its list grows with the graph's in-hubs.
   auto pull = s::make_gather_pull();
-  for (const abfs::VertexId hubs : {40u, 1030u}) {
-    constexpr abfs::VertexId kDead = 5000;
-    const abfs::VertexId source = kDead, feeder = kDead + 1, first_hub = kDead + 2;
+  for (const auto& [dead, hubs] : {std::pair<abfs::VertexId, abfs::VertexId>{300, 40}, {5000, 40}, {5000, 1030}}) {
+    const abfs::VertexId source = dead, feeder = dead + 1, first_hub = dead + 2;
     std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs{{source, feeder}};
     for (abfs::VertexId h = first_hub; h < first_hub + hubs; ++h) {
-      for (abfs::VertexId d = 0; d < kDead; ++d) arcs.emplace_back(d, h);
+      for (abfs::VertexId d = 0; d < dead; ++d) arcs.emplace_back(d, h);
       if (h + 1 < first_hub + hubs) arcs.emplace_back(feeder, h);
     }
     const abfs::Graph g = abfs::test::make_graph(first_hub + hubs, arcs, true);
+    CAPTURE(dead);
     CAPTURE(hubs);
     const AloneRun run = run_alone(g, source, *pull);
     abfs::test::check_bfs(g, source, run.result);
