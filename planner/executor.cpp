@@ -132,7 +132,6 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
     to_bitmap_model_ = resolve(kToBitmap, to_bitmap_features(0, 0));
   }
   corrections_.assign(strategies_.size() + 1, Correction{});  // + the upload (upload_slot())
-  after_upload_pool_ = Correction{};
   first_level_seen_ = 0;
   first_level_extra_us_ = 0.0;
   first_level_skip_ = true;
@@ -159,9 +158,16 @@ double Executor::correction_at(std::size_t slot, EdgeOffset size, int group) con
   const Correction& c = corrections_[slot];
   const auto k = static_cast<std::size_t>(size_class(size, group));
   if (c.known[k]) return c.factor[k];
+  // A group this slot has not run yet is priced as its plain levels (below), so that it is
+  // tried once and learns its own factor. Until 2026-11-25 a strategy's first level after an
+  // upload was priced by a factor pooled over the strategies that had run one: privatized_queue's
+  // 2-2.6x on uniform:1048576:8 priced dynamic_parallel's start there at 3.3x (104-112 us, 55
+  // in the oracle), which was never tried. Without the pool, 3 rounds x 16 sources interleaved
+  // (ms, medians of the rounds; H100): uniform:1048576:8 0.327 -> 0.307, soc-Slashdot0902
+  // 0.185 -> 0.143, ca-AstroPh-lcc 0.152 -> 0.135, email-Enron 0.157 -> 0.136,
+  // uk-2007-05@100000 0.145 -> 0.147, kron:22 0.443 -> 0.451, cnr-2000 0.682 -> 0.705.
   const std::size_t fallback = kClasses + static_cast<std::size_t>(group);
-  const bool pooled = group == kAfterUpload && slot < strategies_.size() && after_upload_pool_.known[0];
-  const double group_factor = c.known[fallback] ? c.factor[fallback] : pooled ? after_upload_pool_.factor[0] : 1.0;
+  const double group_factor = c.known[fallback] ? c.factor[fallback] : 1.0;
   // A level after an upload or a run costs at least what the same size class costs as a plain
   // level: uk-2007-05@100000's bottom-up level 4 (1.57 M arcs), priced 30 us, took 454 as a
   // plain level and, once its plain class had learned 8x, 380 again in a later BFS right after
@@ -253,7 +259,7 @@ void Executor::fold_observations() {
     if (measured <= 0.0 || predicted <= 0.0) return;
     const double ratio = std::log(measured / predicted);
     const std::size_t group = k < kClasses ? k / kSizeClasses : k - kClasses;
-    if (group == kFirstLevel && c.known[k]) {  // the pool and the upload slot have no such group
+    if (group == kFirstLevel && c.known[k]) {  // the upload slot has no such group
       const double step = ratio > c.log_factor[k] ? 0.25 : 0.5;
       c.log_factor[k] = std::clamp(c.log_factor[k] + step * (ratio - c.log_factor[k]), -kFirstLevelLimit,
                                    kFirstLevelLimit);
@@ -268,7 +274,6 @@ void Executor::fold_observations() {
     if (a.cls != b.cls) return a.cls < b.cls;
     return a.measured_us * b.predicted_us < b.measured_us * a.predicted_us;  // by ratio
   });
-  double pool_measured = 0.0, pool_predicted = 0.0;
   for (std::size_t at = 0; at < observations_.size();) {
     const std::uint16_t slot = observations_[at].slot;
     Correction& c = corrections_[slot];
@@ -294,12 +299,7 @@ void Executor::fold_observations() {
       fold(c, cls, measured, predicted);
     }
     for (std::size_t g = 0; g < kGroups; ++g) fold(c, kClasses + g, group_measured[g], group_predicted[g]);
-    if (slot < strategies_.size()) {
-      pool_measured += group_measured[kAfterUpload];
-      pool_predicted += group_predicted[kAfterUpload];
-    }
   }
-  fold(after_upload_pool_, 0, pool_measured, pool_predicted);
   observations_.clear();
 }
 

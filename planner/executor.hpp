@@ -564,12 +564,6 @@ class Executor {
   std::vector<WarmUpload> warm_uploads_;
   void learn_warm_uploads();
   std::vector<Correction> corrections_;  // parallel to strategies_
-  // The device levels right after an upload, all strategies pooled (entry 0): the fallback of
-  // a strategy that has not run such a level yet. Their extra cost is the driver's, cold after
-  // host work, more than the kernel's: round 1 of the suite measured 1.5-2.3x the prediction
-  // whichever strategy ran (dynamic_parallel 74/38 us on ca-AstroPh, privatized_queue 87/45 on
-  // kron:22, H100, 2026-11-22), and a strategy's own group learns only once it has run one.
-  Correction after_upload_pool_;
   // A BFS's first decision, on code and data cold in the host's caches after whatever ran
   // since the previous BFS, takes ~1 us on a warm host and 5-12 us after a BFS over kron:22 or
   // uniform:8388608:8 and its validation (the same steps that took 1.4 us at later levels;
