@@ -110,6 +110,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   entry.measurements["cpu_team_wake_us"] = detail::measure_team_wake_us(patient ? 21 : 9, 10);
   entry.measurements["cpu_parallel_region_us"] = detail::measure_parallel_region_us(patient ? 21 : 9);
   entry.measurements["cpu_serial_edge_us"] = strategies::measure_serial_arc_us(patient ? 21 : 9);
+  entry.measurements["cpu_serial_level_us"] = strategies::measure_serial_level_us(patient ? 21 : 9);
 
   std::vector<detail::CostSample> samples;
   for (std::size_t g = 0; g < graphs.size(); ++g) {
@@ -181,12 +182,16 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
     // host (42 parallel samples, collinear arc terms) and absorbed a sleeping team's ~120 us a
     // region where the wait policy was passive (H100 host, 2026-11-24). Each process replaces
     // both by its own (Executor::set_models). A serial arc is the probe's too
-    // (measure_serial_arc_us): fitted beside the discovery terms it went to 0.
+    // (measure_serial_arc_us): fitted beside the discovery terms it went to 0. So is a serial
+    // level's fixed cost (measure_serial_level_us): a quick calibration on a busy host fitted
+    // it to 0 with three more terms, which priced a carried host level with no arcs at 0 us
+    // (H100 host, 2026-11-25).
     std::map<std::string, double> fixed;
     if (name == "cpu_expand") {
       fixed = {{"team_wake", entry.measurements["cpu_team_wake_us"]},
                {"parallel_level", entry.measurements["cpu_parallel_region_us"]},
-               {"serial_edges", entry.measurements["cpu_serial_edge_us"]}};
+               {"serial_edges", entry.measurements["cpu_serial_edge_us"]},
+               {"serial_level", entry.measurements["cpu_serial_level_us"]}};
     }
     entry.models[name] = detail::fit_cost_model(model_samples, fixed);
   }

@@ -243,4 +243,34 @@ double measure_serial_arc_us(int levels) {
   return us[us.size() / 2];
 }
 
+double measure_serial_level_us(int levels) {
+  if (levels < 1) throw InvalidArgument("measure_serial_level_us: levels must be at least 1");
+  // A frontier of one vertex with no out-arcs, as a host run carries its last levels: the
+  // serial expansion's call and a clock read (run_on_host stamps each level), per level.
+  constexpr int kLevelsPerSample = 1000;
+  Csr csr;
+  csr.row_offsets = {0, 0};
+  std::vector<VertexId> order(2, 0);
+  std::uint32_t visited = 1u;
+  std::int32_t dist = 0;
+  VertexId parent = 0;
+  std::vector<double> us;
+  for (int r = 0; r <= levels; ++r) {  // the first warms the caches, untimed
+    const auto start = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point stamp = start;
+    VertexId tails = 0;
+    for (int k = 0; k < kLevelsPerSample; ++k) {
+      tails += expand_serial(csr, order.data(), 0, 1, &visited, &dist, &parent, 1).tail;
+      stamp = std::chrono::steady_clock::now();
+      asm volatile("" ::: "memory");  // each level reads the CSR again, as a host run's do
+    }
+    if (tails != static_cast<VertexId>(kLevelsPerSample)) {
+      throw Error("measure_serial_level_us: the probe level discovered vertices");
+    }
+    if (r > 0) us.push_back(std::chrono::duration<double, std::micro>(stamp - start).count() / kLevelsPerSample);
+  }
+  std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
+  return us[us.size() / 2];
+}
+
 }  // namespace abfs::strategies

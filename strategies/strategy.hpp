@@ -247,6 +247,14 @@ std::unique_ptr<Strategy> make_dynamic_parallel(const DynamicParallelConfig& con
 /// adds. @throws InvalidArgument if levels < 1; Error if the probe level discovers a vertex.
 double measure_serial_arc_us(int levels);
 
+/// Calibration probe of cpu_expand's serial path: microseconds a serial level over a frontier of
+/// one vertex with no arcs takes (the expansion's call and the clock read a host run stamps each
+/// level with), the median of `levels` samples of 1,000 levels after an untimed one.
+/// Calibration fixes cpu_expand's serial_level coefficient to it: fitted, it went to 0 on a busy
+/// host with three more terms, and a carried host level with no arcs was priced at 0 us.
+/// @throws InvalidArgument if levels < 1; Error if the probe level discovers a vertex.
+double measure_serial_level_us(int levels);
+
 /// Calibration probes of the mechanisms a device-driven level loop can link levels with, in
 /// microseconds per level (CUDA-event medians of 5 chains of 500 levels, 2,000 if patient), for a
 /// one-block level and, with suffix "_grid", a level of 8 blocks per SM: tail_launch_us (a

@@ -392,6 +392,13 @@ TEST_CASE("a serial arc to a visited vertex is measured on this host, for calibr
   CHECK_THROWS_AS(abfs::strategies::measure_serial_arc_us(0), abfs::InvalidArgument);
 }
 
+TEST_CASE("a serial level with no arcs is measured on this host, for calibration's serial_level") {
+  const double us = abfs::strategies::measure_serial_level_us(3);
+  CHECK(us > 0.0);  // a clock read alone takes tens of nanoseconds
+  CHECK(us < 5.0);  // a microsecond-scale level without arcs is a broken probe
+  CHECK_THROWS_AS(abfs::strategies::measure_serial_level_us(0), abfs::InvalidArgument);
+}
+
 TEST_CASE("a level's expected discoveries: the sampled BFS's at its source, scaled by arcs, else at random") {
   // uniform:65536:8: the frontier's arcs hit vertices at random, so the estimate without a
   // sample is close too; the sample is exact at its own source's levels.
