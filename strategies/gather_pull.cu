@@ -6,7 +6,9 @@
 //     parent: a lane per vertex for short in-lists, the whole warp for long ones (32 in-arcs a
 //     run, steps of 1, 2 and then 4 runs whose loads are in flight together). The frontier
 //     bitmap is read-only here, so there are no atomics on the hot path. An in-hub (over 256
-//     in-arcs) with no frontier in-neighbour among its first 256 is listed for the whole grid:
+//     in-arcs) with no frontier in-neighbour among its first 256 is listed for the whole grid
+//     (unless its warp's such lists hold 2,048 in-arcs or fewer past their first 256 in all:
+//     the warp scans those whole):
 //     once its own words are done, every warp picks an open entry of the list (a bitmap of
 //     them) and claims 1,024 in-arcs of it at a time, and the first to find a frontier
 //     in-neighbour discovers the hub (a flag; its bits ORed into the words its owner stored).
@@ -67,6 +69,14 @@ constexpr int kResidentBlocks = 8;
 /// 800 dependent steps (bench/pull_critical_path.py); past 256 the worst warp walks 128 steps
 /// and 644 lists (603,461 in-arcs) are shared.
 constexpr EdgeOffset kHubDegree = 256;
+/// A warp whose long in-lists hold at most this many in-arcs in all past their first kHubDegree
+/// scans them whole itself instead of listing the rests (version 10). Listed, a rest of a few
+/// hundred in-arcs cost its warp a fence, an entry and a pick of it back, and every other warp a
+/// pick: forced gather_pull, 2 x 16 sources interleaved, 0 / 1,024 / 2,048 (ms, H200,
+/// 2026-11-26): cnr-2000 2.46 / 2.07 / 1.84, kron:22 2.55 / 2.08 / 2.12, email-Enron 0.27 /
+/// 0.26 / 0.24, ca-AstroPh-lcc 0.27 / 0.25 / 0.25, soc-Slashdot0902 0.30 / 0.27 / 0.28,
+/// uk-2007-05@100000 0.56 / 0.58 / 0.58.
+constexpr unsigned int kWarpKeepArcs = 2048;
 /// In-arcs of a listed in-hub a warp claims at a time (eight steps of kMaxStrides runs).
 constexpr unsigned long long kHubChunk = 1024;
 
@@ -150,8 +160,13 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
       }
       // An in-hub's first kHubDegree in-arcs are the warp's, as any long list's; the rest, where
       // they hold no parent, go to the grid's list below.
+      // Unless the warp's lists hold little past their first kHubDegree in-arcs: then it scans
+      // them whole itself, as a listed rest would cost a fence, an entry and the grid's picks.
       const EdgeOffset hub_stop = stop;
-      if (stop - e > kHubDegree) stop = e + kHubDegree;
+      const EdgeOffset rest = stop - e > kHubDegree ? stop - e - kHubDegree : 0;
+      const unsigned int warp_rest =
+          __reduce_add_sync(0xFFFFFFFFu, static_cast<unsigned int>(min(rest, static_cast<EdgeOffset>(kWarpKeepArcs + 1))));
+      if (warp_rest > kWarpKeepArcs && rest > 0) stop = e + kHubDegree;
       // Short in-lists: each lane scans its own. Long ones (hubs of web and social graphs, which
       // stay unvisited when unreachable and would hold the warp for their whole list): the warp
       // scans them together, 32 in-arcs per step, and stops at the first step with a hit.
@@ -290,7 +305,12 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
     const unsigned long long length = __ldcg(&hub->length);
     for (bool hit_found = false; !hit_found;) {
       unsigned long long at = 0;
-      if (lane == 0) at = __ldcg(&hub->found) != 0 ? length : atomicAdd(&hub->next, kHubChunk);
+      // Read before the atomic: where few entries are open, every warp of the grid meets on them,
+      // and their claims on one counter, after the last chunk went, would queue up for nothing.
+      if (lane == 0) {
+        const bool done = __ldcg(&hub->found) != 0 || __ldcg(&hub->next) >= length;
+        at = done ? length : atomicAdd(&hub->next, kHubChunk);
+      }
       at = __shfl_sync(0xFFFFFFFFu, at, 0);
       if (at >= length) break;
       const unsigned long long end = min(at + kHubChunk, length);
@@ -316,7 +336,9 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
         }
       }
     }
-    if (lane == 0) atomicAnd(hub_open + pick / 32, ~(1u << (pick % 32)));  // nothing left, or found
+    if (lane == 0 && ((__ldcg(hub_open + pick / 32) >> (pick % 32)) & 1u)) {  // not closed by another warp yet
+      atomicAnd(hub_open + pick / 32, ~(1u << (pick % 32)));  // nothing left, or found
+    }
   }
 
   const unsigned long long block_edges = BlockReduce(reduce_storage).Sum(discovered_edges);
@@ -368,9 +390,10 @@ class GatherPull final : public Strategy {
     const auto n = static_cast<double>(stats.num_vertices);
     const double expected = edges > 0.0 ? unexplored * std::min(1.0, n / edges) : unexplored;
     const double scanned = state.pull_scanned_edges >= 0.0 ? state.pull_scanned_edges : expected;
-    // In-lists over kHubDegree are shared by the grid (kHubChunk a claim): a warp walks at most
-    // kHubDegree in-arcs of one list.
-    const double longest = std::min(static_cast<double>(kHubDegree), std::max(0.0, state.pull_longest_scan));
+    // In-lists over kHubDegree are shared by the grid (kHubChunk a claim) unless their rests
+    // are short (kWarpKeepArcs): a warp walks at most kHubDegree + kWarpKeepArcs of one list.
+    const double longest =
+        std::min(static_cast<double>(kHubDegree + kWarpKeepArcs), std::max(0.0, state.pull_longest_scan));
     const auto warp = static_cast<double>(kWarpScanDegree);
     CostFeatures f;
     f.add("run", 1.0);

@@ -8,7 +8,7 @@ const std::vector<RegistryEntry>& registry() {
       {"one_block", 6, true, [] { return make_one_block(); }},
       {"dynamic_parallel", 19, true, [] { return make_dynamic_parallel(); }},
       {"privatized_queue", 7, true, [] { return make_privatized_queue(); }},
-      {"gather_pull", 9, true, &make_gather_pull},
+      {"gather_pull", 10, true, &make_gather_pull},
   };
   return entries;
 }

@@ -81,9 +81,13 @@ TEST_CASE("gather_pull shares the rest of an in-hub over the grid: found by any 
   // part the grid shares, is the level-1 frontier's one in-arc; and the last hub is never
   // reached: its list is shared and scanned in full at every level. 40 hubs are a few words of
   // consecutive vertices and of the list's open bitmap; 1,030 more than the 1,024 entries one
-  // load of it covers. One gather_pull for all: its list grows with the graph's in-hubs.
+  // load of it covers. A warp keeps lists whose rests past 256 sum to 2,048 in-arcs or fewer:
+  // with 300 dead both words' rests (18 and 22 of 45) are kept; with 400, one word's 14 rests
+  // of 145 (2,030) are kept and the next word's 26 (3,770) listed. One gather_pull for all: its
+  // list grows with the graph's in-hubs.
   auto pull = s::make_gather_pull();
-  for (const auto& [dead, hubs] : {std::pair<abfs::VertexId, abfs::VertexId>{300, 40}, {5000, 40}, {5000, 1030}}) {
+  for (const auto& [dead, hubs] :
+       {std::pair<abfs::VertexId, abfs::VertexId>{300, 40}, {400, 40}, {5000, 40}, {5000, 1030}}) {
     const abfs::VertexId source = dead, feeder = dead + 1, first_hub = dead + 2;
     std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs{{source, feeder}};
     for (abfs::VertexId h = first_hub; h < first_hub + hubs; ++h) {
