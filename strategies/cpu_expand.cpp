@@ -217,6 +217,23 @@ class CpuExpand final : public Strategy {
 
 std::unique_ptr<Strategy> make_cpu_expand() { return std::make_unique<CpuExpand>(); }
 
+namespace {
+
+// The median of `samples` values of sample() (each a timed probe), after an untimed one that
+// warms the caches.
+template <typename Sample>
+double median_after_warm_up(int samples, Sample sample) {
+  std::vector<double> us;
+  for (int r = 0; r <= samples; ++r) {
+    const double value = sample();
+    if (r > 0) us.push_back(value);
+  }
+  std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
+  return us[us.size() / 2];
+}
+
+}  // namespace
+
 double measure_serial_arc_us(int levels) {
   if (levels < 1) throw InvalidArgument("measure_serial_arc_us: levels must be at least 1");
   // 2^14 vertices of out-degree 16 at random: 1.1 MB of CSR, the bitmap 2 KiB.
@@ -228,8 +245,7 @@ double measure_serial_arc_us(int levels) {
   std::vector<std::uint32_t> visited(kVertices / 32, ~0u);  // every arc leads to a visited vertex
   std::vector<std::int32_t> dist(kVertices, 0);
   std::vector<VertexId> parent(kVertices, 0);
-  std::vector<double> us;
-  for (int r = 0; r <= levels; ++r) {  // the first warms the caches, untimed
+  return median_after_warm_up(levels, [&] {
     const auto start = std::chrono::steady_clock::now();
     const SerialLevel level = expand_serial(csr, order.data(), 0, kVertices, visited.data(), dist.data(),
                                             parent.data(), 1);
@@ -237,10 +253,8 @@ double measure_serial_arc_us(int levels) {
     if (level.tail != kVertices || level.next_edges != 0) {
       throw Error("measure_serial_arc_us: the probe level discovered vertices");  // and is not optimized away
     }
-    if (r > 0) us.push_back(elapsed / static_cast<double>(csr.column_indices.size()));
-  }
-  std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
-  return us[us.size() / 2];
+    return elapsed / static_cast<double>(csr.column_indices.size());
+  });
 }
 
 double measure_serial_level_us(int levels) {
@@ -254,8 +268,7 @@ double measure_serial_level_us(int levels) {
   std::uint32_t visited = 1u;
   std::int32_t dist = 0;
   VertexId parent = 0;
-  std::vector<double> us;
-  for (int r = 0; r <= levels; ++r) {  // the first warms the caches, untimed
+  return median_after_warm_up(levels, [&] {
     const auto start = std::chrono::steady_clock::now();
     std::chrono::steady_clock::time_point stamp = start;
     VertexId tails = 0;
@@ -267,10 +280,8 @@ double measure_serial_level_us(int levels) {
     if (tails != static_cast<VertexId>(kLevelsPerSample)) {
       throw Error("measure_serial_level_us: the probe level discovered vertices");
     }
-    if (r > 0) us.push_back(std::chrono::duration<double, std::micro>(stamp - start).count() / kLevelsPerSample);
-  }
-  std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
-  return us[us.size() / 2];
+    return std::chrono::duration<double, std::micro>(stamp - start).count() / kLevelsPerSample;
+  });
 }
 
 }  // namespace abfs::strategies

@@ -159,9 +159,9 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
         stop = in_offsets[v + 1];
       }
       // An in-hub's first kHubDegree in-arcs are the warp's, as any long list's; the rest, where
-      // they hold no parent, go to the grid's list below.
-      // Unless the warp's lists hold little past their first kHubDegree in-arcs: then it scans
-      // them whole itself, as a listed rest would cost a fence, an entry and the grid's picks.
+      // they hold no parent, go to the grid's list below, unless the warp's lists hold
+      // kWarpKeepArcs in-arcs or fewer past their first kHubDegree in all: it scans those whole,
+      // as a listed rest costs a fence, an entry and the grid's picks.
       const EdgeOffset hub_stop = stop;
       const EdgeOffset rest = stop - e > kHubDegree ? stop - e - kHubDegree : 0;
       const unsigned int warp_rest =
