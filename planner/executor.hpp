@@ -506,12 +506,12 @@ class Executor {
   // by powers of 4, in groups), with a per-slot fallback for each group not seen yet (after an
   // upload or a run: at least the same class's plain-level factor).
   // Strategy slots' groups: a plain level, a level a device-driven run carried, a device level
-  // right after an upload (the first device work after the GPU idled), a host level 0 (the
-  // first work of a BFS, its code and data cold in the host's caches: ~12 us for one vertex on
-  // cnr-2000, 1-2 predicted), a device level where a device-driven run stopped before the BFS
-  // ended (outgrown, handed back: privatized_queue there took 43 us beyond its expansion kernel
-  // against 23 elsewhere, medians, H100, 2026-11-24); the upload slot's: a later upload, the
-  // BFS's first.
+  // right after an upload after host levels (the first device work after host work), level 0
+  // (the first work of a BFS, its code and data cold in the host's caches: ~12 us for one
+  // vertex on the host on cnr-2000, 1-2 predicted), a device level where a device-driven run
+  // stopped before the BFS ended (outgrown, handed back: privatized_queue there took 43 us
+  // beyond its expansion kernel against 23 elsewhere, medians, H100, 2026-11-24); the upload
+  // slot's: a later upload, the BFS's first.
   static constexpr int kSizeClasses = 12;
   static constexpr int kGroups = 5;
   static constexpr int kPlain = 0, kCarried = 1, kAfterUpload = 2, kFirstLevel = 3, kAfterRun = 4;
@@ -542,14 +542,21 @@ class Executor {
     observe_at(correction_slot(s), frontier_edges, group, corrected_us, measured_us);
   }
   // The group of level `level` when s runs it with the frontier at `location` (an upload
-  // first? right after a device-driven run stopped?).
+  // first? right after a device-driven run stopped?). A device level 0 is a BFS's first level
+  // (kFirstLevel), not one after an upload: its upload follows the previous BFS's
+  // warm_launch_path, where one after host levels follows host work that left the driver's
+  // code and data cold (bench/idle_probe.cu). On uniform:1048576:8, starts after host levels
+  // 0-2 took 2.3-2.9x their price (one_block, dynamic_parallel, privatized_queue), and that
+  // factor, the after-upload group's fallback, priced dynamic_parallel's start at level 0 at
+  // 2.7x: never tried there, where the per-level oracle starts it at 1.4x (H100, 2026-11-26).
   static int level_group(const strategies::Strategy& s, strategies::Location location, int level,
                          bool after_run = false) {
+    if (level == 0) return kFirstLevel;
     if (s.frontier_io().consumes_at == strategies::Location::Device) {
       if (location == strategies::Location::Host) return kAfterUpload;
       if (after_run) return kAfterRun;
     }
-    return level == 0 ? kFirstLevel : kPlain;
+    return kPlain;
   }
   void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
   void fold_observations();  // observations_ into the corrections (learn_corrections' step)
