@@ -256,18 +256,24 @@ GraphStats compute_stats(const Graph& graph) {
   EdgeOffset max_degree = 0;
   VertexId isolated = 0;
   EdgeOffset loops = 0;
+  EdgeOffset near = 0;
   for (VertexId v = 0; v < s.num_vertices; ++v) {
     const EdgeOffset d = graph.out_degree(v);
     min_degree = std::min(min_degree, d);
     max_degree = std::max(max_degree, d);
     if (d == 0 && (has_in.empty() || !has_in[v])) ++isolated;
-    for (EdgeOffset e = csr.row_offsets[v]; e < csr.row_offsets[v + 1]; ++e) loops += csr.column_indices[e] == v;
+    for (EdgeOffset e = csr.row_offsets[v]; e < csr.row_offsets[v + 1]; ++e) {
+      const VertexId w = csr.column_indices[e];
+      loops += w == v;
+      near += (w > v ? w - v : v - w) < GraphStats::kNearArcWindow;
+    }
   }
   s.min_out_degree = min_degree;
   s.max_out_degree = max_degree;
   s.mean_out_degree = static_cast<double>(s.num_edges) / s.num_vertices;
   s.num_isolated = isolated;
   s.num_self_loops = loops;
+  s.near_arc_share = s.num_edges > 0 ? static_cast<double>(near) / static_cast<double>(s.num_edges) : 0.0;
   std::vector<EdgeOffset> degrees(s.num_vertices);
   for (VertexId v = 0; v < s.num_vertices; ++v) degrees[v] = graph.out_degree(v);
   auto percentile = [&](double q) {

@@ -176,7 +176,12 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   progress(0.98, "fitting cost models");
   std::map<std::string, std::vector<detail::CostSample>> by_model;
   for (auto& s : samples) by_model[s.model].push_back(std::move(s));
-  for (const auto& [name, model_samples] : by_model) {
+  // one_block first: dynamic_parallel's one-block levels are priced by its fit (below).
+  std::vector<std::string> fit_order;
+  for (const auto& model_samples : by_model) fit_order.push_back(model_samples.first);
+  std::stable_partition(fit_order.begin(), fit_order.end(), [](const std::string& name) { return name == "one_block"; });
+  for (const std::string& name : fit_order) {
+    const std::vector<detail::CostSample>& model_samples = by_model[name];
     // cpu_expand's host terms are the probes': no sample has a cold team (cost_features), and
     // a parallel level's fixed cost, fitted, moved 0-10 us between quick calibrations of one
     // host (42 parallel samples, collinear arc terms) and absorbed a sleeping team's ~120 us a
@@ -192,6 +197,22 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
                {"parallel_level", entry.measurements["cpu_parallel_region_us"]},
                {"serial_edges", entry.measurements["cpu_serial_edge_us"]},
                {"serial_level", entry.measurements["cpu_serial_level_us"]}};
+    }
+    // dynamic_parallel's one-block levels run one_block's loop (block_loop.cuh) and are priced
+    // by one_block's fit of it. Fitted on their own, from the sweep's carried levels (a grid's
+    // hundreds of tiny frontiers), their arcs went to 2.3e-5 us each and then to 0, where
+    // one_block's fit has 7.2e-4: cnr-2000's carried levels of 2,500-6,800 arcs took 8.5-12 us
+    // priced 2.2-3.0, and the plan left the host for a run that cost 1.4x the host's levels
+    // (H100, 2026-11-26).
+    if (name == "dynamic_parallel" && entry.models.count("one_block") != 0) {
+      const CostModelFit& block = entry.models["one_block"];
+      const std::pair<const char*, const char*> shared[] = {
+          {"block_level", "level"}, {"block_vertices", "frontier_vertices"}, {"block_edges", "frontier_edges"}};
+      for (const auto& [dp_feature, block_feature] : shared) {
+        for (std::size_t i = 0; i < block.features.size(); ++i) {
+          if (block.features[i] == block_feature) fixed[dp_feature] = block.coefficients[i];
+        }
+      }
     }
     entry.models[name] = detail::fit_cost_model(model_samples, fixed);
   }

@@ -200,11 +200,15 @@ class CpuExpand final : public Strategy {
   // Share of a level's random accesses expected to miss the caches, from the bytes the BFS
   // touches at random (the CSR, distances, parents, the visit order, the visited bitmap): 0 up
   // to the core's L2, 1 from 128 times that (256 MiB for a 2 MiB L2), log-linear between. The
-  // reported last-level cache is no guide on a shared host (see cost_features).
+  // reported last-level cache is no guide on a shared host (see cost_features). Arcs that stay
+  // near their vertex (GraphStats::near_arc_share) do not miss: priced by the graph's bytes
+  // alone, the serial levels of the crawl-ordered and mesh graphs ran at 0.15x (cnr-2000),
+  // 0.42x (uk-2007-05@100000) and 0.44x (wave) their price, medians of the per-level oracle's
+  // trials, where uniform and Kronecker graphs ran at 0.6-1.2x (H100 host, 2026-11-26).
   double miss_share(const GraphStats& stats) const {
     const double bytes = bfs_working_set_bytes(stats) + static_cast<double>(stats.num_vertices) / 8;
     if (bytes <= cache_bytes_) return 0.0;
-    return std::min(1.0, std::log2(bytes / cache_bytes_) / 7.0);
+    return std::min(1.0, std::log2(bytes / cache_bytes_) / 7.0) * (1.0 - stats.near_arc_share);
   }
 
   CpuExpandConfig config_;

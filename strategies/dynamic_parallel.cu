@@ -585,6 +585,10 @@ class DynamicParallel final : public Strategy {
     // carried levels of ~5,000 arcs took 19-24 us, 5-9 predicted, one_block's (bitmap in shared
     // memory) 9-11 (H100, 2026-11-24).
     f.add("block_global_edges", grid || shared_visited_words_ != 0 ? 0.0 : edges);
+    // A run that starts in the one-block loop copies the visited bitmap into shared memory and
+    // back, as one_block's does (its bitmap_words): uniform:1048576:8's starts took 31-35 us,
+    // priced 23 (per-level oracle's trials, H100, 2026-11-26).
+    f.add("bitmap_words", grid || state.continues_run ? 0.0 : static_cast<double>(shared_visited_words_));
     f.add("grid_level", grid ? 1.0 : 0.0);
     f.add("grid_vertices", grid ? vertices : 0.0);
     f.add("grid_edges", grid ? edges : 0.0);

@@ -68,6 +68,11 @@ class OneBlock final : public Strategy {
     f.add("level", 1.0);
     f.add("frontier_vertices", state.frontier_vertices);
     f.add("frontier_edges", static_cast<double>(state.frontier_edges));
+    // A run copies the visited bitmap into shared memory and back (where it fits), one SM's
+    // loads: 32,768 words each way on uniform:1048576:8, whose starts took 28-32 us where the
+    // model, fitted on sweep graphs of 1,024-16,384 words, priced 19 (per-level oracle's
+    // trials, H100, 2026-11-26).
+    f.add("bitmap_words", state.continues_run ? 0.0 : static_cast<double>(shared_visited_words_));
     return f;
   }
 

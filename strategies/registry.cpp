@@ -4,9 +4,9 @@ namespace abfs::strategies {
 
 const std::vector<RegistryEntry>& registry() {
   static const std::vector<RegistryEntry> entries = {
-      {"cpu_expand", 7, false, &make_cpu_expand},
-      {"one_block", 6, true, [] { return make_one_block(); }},
-      {"dynamic_parallel", 19, true, [] { return make_dynamic_parallel(); }},
+      {"cpu_expand", 8, false, &make_cpu_expand},
+      {"one_block", 7, true, [] { return make_one_block(); }},
+      {"dynamic_parallel", 20, true, [] { return make_dynamic_parallel(); }},
       {"privatized_queue", 7, true, [] { return make_privatized_queue(); }},
       {"gather_pull", 10, true, &make_gather_pull},
   };

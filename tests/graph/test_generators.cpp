@@ -1,6 +1,8 @@
 #include <abfs/error.hpp>
 #include <abfs/graph.hpp>
 
+#include "support.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -52,6 +54,18 @@ TEST_CASE("uniform graphs have the requested out-degree, no self-loops, and are 
   abfs::LoadOptions keep;
   keep.drop_duplicate_edges = false;
   CHECK(abfs::generate_uniform(5000, 8, 9, keep).num_edges() == 40000);
+}
+
+TEST_CASE("the near-arc share counts arcs whose endpoints' ids lie within the window") {
+  // A grid of rows of 100 vertices: every arc joins ids at most 100 apart.
+  CHECK(abfs::compute_stats(abfs::generate_grid(300, 100)).near_arc_share == 1.0);
+  // A random graph of 2^20 vertices: an arc lands within the window at ~2 * 16,384 / 2^20.
+  const double random = abfs::compute_stats(abfs::generate_uniform(1 << 20, 4, 5)).near_arc_share;
+  CHECK(random == doctest::Approx(2.0 * abfs::GraphStats::kNearArcWindow / (1 << 20)).epsilon(0.1));
+  // One arc in, one out of the window (and their reverses): half.
+  constexpr abfs::VertexId w = abfs::GraphStats::kNearArcWindow;
+  CHECK(abfs::compute_stats(abfs::test::make_graph(3 * w, {{0, w - 1}, {0, w}}, false)).near_arc_share == 0.5);
+  CHECK(abfs::compute_stats(abfs::test::make_graph(3, {}, false)).near_arc_share == 0.0);
 }
 
 TEST_CASE("grids have 4-neighbour structure") {

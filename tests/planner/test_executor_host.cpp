@@ -464,6 +464,29 @@ TEST_CASE("the share of random per-vertex accesses that miss the L2 grows with t
   CHECK(abfs::strategies::device_vertex_miss_share(stats, 0.0) == 0.0);  // unknown L2: no term
 }
 
+TEST_CASE("cpu_expand prices DRAM misses only for the arcs that leave their vertex's neighbourhood") {
+  abfs::GraphStats stats;
+  stats.num_vertices = 1 << 24;  // ~800 MB of CSR and BFS state: every far access misses
+  stats.num_edges = abfs::EdgeOffset{1} << 27;
+  abfs::strategies::FrontierState state;
+  state.frontier_vertices = 100;
+  state.frontier_edges = 1000;
+  state.unvisited_vertices = stats.num_vertices;
+  const auto cpu = abfs::strategies::make_cpu_expand();
+  auto dram_edges = [&](double near) {
+    stats.near_arc_share = near;
+    const abfs::strategies::CostFeatures f = cpu->cost_features(state, stats);
+    for (int i = 0; i < f.size; ++i) {
+      if (f.names[static_cast<std::size_t>(i)] == std::string("serial_dram_edges")) return f.values[static_cast<std::size_t>(i)];
+    }
+    FAIL("cpu_expand has no serial_dram_edges feature");
+    return -1.0;
+  };
+  CHECK(dram_edges(0.0) == doctest::Approx(1000.0));
+  CHECK(dram_edges(0.75) == doctest::Approx(250.0));
+  CHECK(dram_edges(1.0) == 0.0);
+}
+
 TEST_CASE("sampled profiles: one per component size, and a BFS uses the smallest it has not outgrown") {
   using abfs::detail::distinct_profiles;
   using abfs::detail::profile_for;
