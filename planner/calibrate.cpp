@@ -24,6 +24,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <thread>
 
 namespace abfs {
@@ -49,6 +50,14 @@ std::string host_cpu_name() {
     }
   }
   return "unknown";
+}
+
+/// The coefficient of `feature` in fit, if the fit has that feature.
+std::optional<double> coefficient_of(const CostModelFit& fit, const std::string& feature) {
+  for (std::size_t i = 0; i < fit.features.size() && i < fit.coefficients.size(); ++i) {
+    if (fit.features[i] == feature) return fit.coefficients[i];
+  }
+  return std::nullopt;
 }
 
 /// The level profile of a BFS from each source (LevelShape, with the bottom-up scans), from one
@@ -209,9 +218,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       const std::pair<const char*, const char*> shared[] = {
           {"block_level", "level"}, {"block_vertices", "frontier_vertices"}, {"block_edges", "frontier_edges"}};
       for (const auto& [dp_feature, block_feature] : shared) {
-        for (std::size_t i = 0; i < block.features.size(); ++i) {
-          if (block.features[i] == block_feature) fixed[dp_feature] = block.coefficients[i];
-        }
+        if (const auto us = coefficient_of(block, block_feature)) fixed[dp_feature] = *us;
       }
     }
     entry.models[name] = detail::fit_cost_model(model_samples, fixed);
@@ -238,9 +245,8 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
     entry.measurements["executor_level_us"] = detail::quantile(overheads, 0.5);
   }
   if (entry.models.count("cpu_expand") != 0) {
-    const CostModelFit& cpu = entry.models["cpu_expand"];
-    for (std::size_t i = 0; i < cpu.features.size(); ++i) {
-      if (cpu.features[i] == "parallel_edges") entry.measurements["cpu_parallel_edge_us"] = cpu.coefficients[i];
+    if (const auto us = coefficient_of(entry.models["cpu_expand"], "parallel_edges")) {
+      entry.measurements["cpu_parallel_edge_us"] = *us;
     }
   }
   entry.calibrated = detail::utc_now();
