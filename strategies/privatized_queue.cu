@@ -30,9 +30,10 @@
 //     into mapped host memory, which the host polls (publish_by_last_block).
 //
 // Wins on large top-down frontiers. Hands over nothing: one level per call.
-// Cost features: 1 launch + 1 host round trip, |F| vertices (degree scan, binary search), |E_F|
-// arcs (gathers, one visited claim each) plus one atomic per block and tile, the vertices it
-// discovers (each a random write of distance and parent and a read of its degree).
+// Cost features: 1 launch + 1 host round trip, a step where the grid has more than one block,
+// |F| vertices (degree scan, binary search), |E_F| arcs (gathers, one visited claim each) plus
+// one atomic per block and tile, the vertices it discovers (each a random write of distance and
+// parent and a read of its degree).
 // @see Luo, Wong, Hwu, "An effective GPU implementation of breadth-first search", DAC 2010.
 
 #include "runtime/counters.cuh"
@@ -304,9 +305,17 @@ class PrivatizedQueue final : public Strategy {
     // expected to miss it.
     // Without the last term, levels of 10^6-10^7 discoveries on uniform:100000000:4 took
     // 3-4x their prediction (3,594 us against 848; H100, 2026-11-24).
+    // A grid of more than one block (a frontier of more than one tile of arcs) costs a step
+    // more than a one-block grid, whatever its size: forced levels of six real graphs took
+    // 18.8 us at one block (8.0 on the device) and 21.6-22.4 at 2-16 blocks (11-13), then rose
+    // slowly with the arcs (25.9 us at 129-256 blocks). Without the step the fit, whose samples
+    // are mostly one-block levels (the sweep's grids), priced those of 2-500 blocks 12-41% low,
+    // and plans ran them where gather_pull or a dynamic_parallel run was cheaper (email-Enron,
+    // cnr-2000; H100, 2026-11-26).
     const auto edges = static_cast<double>(state.frontier_edges);
     CostFeatures f;
     f.add("run", 1.0);
+    f.add("multi_block", state.frontier_edges > static_cast<EdgeOffset>(kTileEdges) ? 1.0 : 0.0);
     f.add("frontier_vertices", state.frontier_vertices);
     f.add("frontier_edges", edges);
     f.add("dram_edges", edges * device_miss_share(stats, l2_bytes_));
