@@ -13,15 +13,16 @@
 //    size threshold is exceeded".
 //  - dp_grid_level: one multi-block top-down level. A group of 1, 8, 16 or 32 lanes per frontier
 //    vertex, sized to the frontier's mean degree; lists longer than 32 arcs go to the warp, and
-//    those over 256 arcs to the block, or, on hub levels (more blocks by arcs than by
-//    vertices), hubs over 1,024 arcs to the whole grid: they are listed in device memory and
-//    every warp claims 256 arcs of them at a time, so that a level of a few hubs is spread over
-//    blocks sized to its arcs, not held by the few blocks that own the hubs. A b-queue per block
-//    in shared memory (one shared atomic per group of lanes that find vertices together) and one
-//    global atomic per block. The last block to finish (a ticket counter) reads the new
-//    frontier's size and arcs and launches either another dp_grid_level (the graph of the
-//    smallest power-of-two grid that covers the new frontier) or, when the frontier fits,
-//    dp_block_levels.
+//    those over 256 arcs to the block (where the mean degree is under 8, a block deals all its
+//    vertices' arcs to its threads evenly instead, after a block scan of their lengths), or, on
+//    hub levels (more blocks by arcs than by vertices), hubs over 1,024 arcs to the whole grid:
+//    they are listed in device memory and every warp claims 256 arcs of them at a time, so that
+//    a level of a few hubs is spread over blocks sized to its arcs, not held by the few blocks
+//    that own the hubs. A b-queue per block in shared memory (one shared atomic per group of
+//    lanes that find vertices together) and one global atomic per block. The last block to
+//    finish (a ticket counter) reads the new frontier's size and arcs and launches either
+//    another dp_grid_level (the graph of the smallest power-of-two grid that covers the new
+//    frontier) or, when the frontier fits, dp_block_levels.
 // The run ends when the frontier is empty or the level budget (or level log) is used up, or,
 // with the planner's hand-back table, before a level that its fitted models price cheaper off
 // the run (the host, or a bottom-up step): the models are evaluated on the device, in the
@@ -50,6 +51,7 @@
 
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 
 #include <algorithm>
 #include <cstddef>
@@ -70,6 +72,8 @@ constexpr int kGridQueue = 4 * kGridThreads;  // b-queue slots per block; beyond
 /// than kGridWarpDegree go to the whole warp; lists longer than kGridHubDegree are hubs, listed
 /// for the whole grid on hub levels (at most kGridHubs a level), else scanned by their block.
 /// On levels that are not hub levels, lists longer than kGridBlockDegree go to their block too.
+/// Where the mean degree is under 8 (a lane a vertex), the block's lists are instead dealt to
+/// its threads evenly (visit_gathered), hubs on hub levels still going to the grid.
 constexpr EdgeOffset kGridWarpDegree = 32;
 /// A lane loads this many of its arcs at once (visit_arcs).
 constexpr int kVisitBatch = 4;
@@ -284,7 +288,17 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
   const unsigned int log_index = start.link.log_index;
   unsigned long long start_ns = start.link.start_ns;
   using BlockReduce = cub::BlockReduce<unsigned long long, kGridThreads>;
-  __shared__ typename BlockReduce::TempStorage reduce_storage;
+  using BlockScan = cub::BlockScan<EdgeOffset, kGridThreads>;
+  __shared__ union {
+    typename BlockReduce::TempStorage reduce;
+    typename BlockScan::TempStorage scan;
+  } block_storage;
+  // The block's lists as visit_gathered deals them (levels of a lane a vertex): thread t's list
+  // starts at arc gather_first[t] of gather_vertex[t] and at gather_offset[t] in the block's
+  // concatenation of its lists.
+  __shared__ EdgeOffset gather_offset[kGridThreads];
+  __shared__ EdgeOffset gather_first[kGridThreads];
+  __shared__ VertexId gather_vertex[kGridThreads];
   __shared__ VertexId bqueue[kGridQueue];
   __shared__ unsigned int bqueue_size;
   __shared__ unsigned int gqueue_base;
@@ -345,37 +359,73 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
   // stores and pushes. Arc by arc, every arc's loads waited for the previous arc's claim (the
   // compiler may not move a load above an atomic on memory it cannot prove apart), and a
   // claim's atomic and degree were two round trips each.
+  // claim_batch: the steps from the visited filter on, for kVisitBatch arcs (u[j], v[j]) at once
+  // (v[j] = kNoVertex: none).
+  auto claim_batch = [&](const VertexId (&u)[kVisitBatch], const VertexId (&v)[kVisitBatch]) {
+    bool claimed[kVisitBatch];
+#pragma unroll
+    for (int j = 0; j < kVisitBatch; ++j) {
+      claimed[j] = v[j] != kNoVertex && (g.visited[v[j] >> 5] & (1u << (v[j] & 31))) == 0;
+    }
+#pragma unroll
+    for (int j = 0; j < kVisitBatch; ++j) {
+      const std::uint32_t bit = 1u << (v[j] & 31);
+      if (claimed[j]) claimed[j] = (atomicOr(g.visited + (v[j] >> 5), bit) & bit) == 0;
+    }
+    EdgeOffset degree[kVisitBatch];
+#pragma unroll
+    for (int j = 0; j < kVisitBatch; ++j) {
+      degree[j] = claimed[j] ? __ldg(g.row_offsets + v[j] + 1) - __ldg(g.row_offsets + v[j]) : 0;
+    }
+#pragma unroll
+    for (int j = 0; j < kVisitBatch; ++j) {
+      if (!claimed[j]) continue;
+      g.dist[v[j]] = level + 1;
+      g.parent[v[j]] = u[j];
+      found_edges += degree[j];
+      push(v[j]);
+    }
+  };
   auto visit_arcs = [&](VertexId u, EdgeOffset begin, EdgeOffset end, EdgeOffset stride) {
     for (EdgeOffset e = begin; e < end; e += stride * kVisitBatch) {
+      VertexId owner[kVisitBatch];
       VertexId v[kVisitBatch];
-      bool claimed[kVisitBatch];
 #pragma unroll
       for (int j = 0; j < kVisitBatch; ++j) {
         const EdgeOffset at = e + static_cast<EdgeOffset>(j) * stride;
+        owner[j] = u;
         v[j] = at < end ? __ldg(g.column_indices + at) : kNoVertex;
       }
+      claim_batch(owner, v);
+    }
+  };
+  // Arcs threadIdx.x, + kGridThreads, ... of the block's concatenated lists (gather_*), each
+  // found by a binary search over the lists' offsets: the last list that starts at or before it
+  // (a list of no arcs shares its offset with the next one, so the search passes it).
+  auto visit_gathered = [&](EdgeOffset total) {
+    for (EdgeOffset base = threadIdx.x; base < total; base += static_cast<EdgeOffset>(kGridThreads) * kVisitBatch) {
+      VertexId owner[kVisitBatch];
+      VertexId v[kVisitBatch];
 #pragma unroll
       for (int j = 0; j < kVisitBatch; ++j) {
-        claimed[j] = v[j] != kNoVertex && (g.visited[v[j] >> 5] & (1u << (v[j] & 31))) == 0;
+        const EdgeOffset k = base + static_cast<EdgeOffset>(j) * kGridThreads;
+        owner[j] = kNoVertex;
+        v[j] = kNoVertex;
+        if (k < total) {
+          unsigned int low = 0, high = kGridThreads;
+          while (low < high) {
+            const unsigned int mid = (low + high) / 2;
+            if (gather_offset[mid] <= k) {
+              low = mid + 1;
+            } else {
+              high = mid;
+            }
+          }
+          owner[j] = gather_vertex[low - 1];
+          v[j] = __ldg(g.column_indices + gather_first[low - 1] + (k - gather_offset[low - 1]));
+        }
       }
-#pragma unroll
-      for (int j = 0; j < kVisitBatch; ++j) {
-        const std::uint32_t bit = 1u << (v[j] & 31);
-        if (claimed[j]) claimed[j] = (atomicOr(g.visited + (v[j] >> 5), bit) & bit) == 0;
-      }
-      EdgeOffset degree[kVisitBatch];
-#pragma unroll
-      for (int j = 0; j < kVisitBatch; ++j) {
-        degree[j] = claimed[j] ? __ldg(g.row_offsets + v[j] + 1) - __ldg(g.row_offsets + v[j]) : 0;
-      }
-#pragma unroll
-      for (int j = 0; j < kVisitBatch; ++j) {
-        if (!claimed[j]) continue;
-        g.dist[v[j]] = level + 1;
-        g.parent[v[j]] = u;
-        found_edges += degree[j];
-        push(v[j]);
-      }
+      claim_batch(owner, v);
     }
   };
   // Lists u's arcs [first, first + length) for the whole grid; false when the list is full.
@@ -411,11 +461,14 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
       first = g.row_offsets[u];
       stop = g.row_offsets[u + 1];
     }
+    // A lane a vertex (a mean degree under 8): the block's lists are dealt to its threads evenly
+    // (below), so only hubs on hub levels are set apart.
+    const bool gathered = group == 1;
     bool listed = false;  // for the grid
     bool block_hub = false;  // for this block
     if (group_lane == 0 && stop - first > (share_hubs ? kGridHubDegree : kGridBlockDegree)) {
       if (share_hubs) listed = list_hub(u, first, stop - first);
-      if (!listed) {
+      if (!listed && !gathered) {
         const unsigned int slot = atomicAdd(&block_hub_count, 1u);
         if (slot < kGridBlockHubs) {
           block_hubs[slot] = u;
@@ -432,25 +485,43 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
         atomicAdd(&state->classified, 1u);
       }
     }
-    if (group < 32) {
-      // Lists longer than kGridWarpDegree, one at a time, by the whole warp.
-      for (unsigned int wide = __ballot_sync(0xFFFFFFFFu, group_lane == 0 && stop - first > kGridWarpDegree);
-           wide != 0; wide &= wide - 1) {
-        const int owner = __ffs(wide) - 1;
-        const VertexId wu = __shfl_sync(0xFFFFFFFFu, u, owner);
-        const EdgeOffset wstop = __shfl_sync(0xFFFFFFFFu, stop, owner);
-        visit_arcs(wu, __shfl_sync(0xFFFFFFFFu, first, owner) + lane, wstop, 32);
-        if (leader == static_cast<unsigned int>(owner)) stop = first;
+    if (gathered) {
+      // Scan-based gathering at the block's scale (Merrill, Garland, Grimshaw, PPoPP 2012).
+      // With a lane walking its vertex's list and the warp the lists over 32 arcs one after
+      // another, cnr-2000's grid levels of 50,000-160,000 arcs, whose crawl order puts pages of
+      // tens to hundreds of links side by side, took 50-100 us where privatized_queue's tiles
+      // took 23-30 (source 6844, levels 7, 13-15 and 18; H100, 2026-11-26). Gathered at every
+      // mean degree, the levels of longer lists ran slower than their groups of lanes do (kron:22
+      // forced, 2.72 -> 3.08 ms; cnr-2000's levels of 10-14 arcs a vertex +11-14 us).
+      const EdgeOffset count = listed ? 0 : stop - first;
+      EdgeOffset offset = 0, block_arcs = 0;
+      BlockScan(block_storage.scan).ExclusiveSum(count, offset, block_arcs);
+      gather_offset[threadIdx.x] = offset;
+      gather_first[threadIdx.x] = first;
+      gather_vertex[threadIdx.x] = u;
+      __syncthreads();
+      visit_gathered(block_arcs);
+    } else {
+      if (group < 32) {
+        // Lists longer than kGridWarpDegree, one at a time, by the whole warp.
+        for (unsigned int wide = __ballot_sync(0xFFFFFFFFu, group_lane == 0 && stop - first > kGridWarpDegree);
+             wide != 0; wide &= wide - 1) {
+          const int owner = __ffs(wide) - 1;
+          const VertexId wu = __shfl_sync(0xFFFFFFFFu, u, owner);
+          const EdgeOffset wstop = __shfl_sync(0xFFFFFFFFu, stop, owner);
+          visit_arcs(wu, __shfl_sync(0xFFFFFFFFu, first, owner) + lane, wstop, 32);
+          if (leader == static_cast<unsigned int>(owner)) stop = first;
+        }
       }
-    }
-    visit_arcs(u, first + group_lane, stop, group);
-    // This block's hubs, each by all its threads: with a warp each, kron:22's level 2 (190,989
-    // vertices, 89 million arcs) took 7,970 us, against 3,208 so (H100, 2026-11-24).
-    __syncthreads();
-    const unsigned int hubs_here = min(block_hub_count, kGridBlockHubs);
-    for (unsigned int k = 0; k < hubs_here; ++k) {
-      const VertexId hub = block_hubs[k];
-      visit_arcs(hub, g.row_offsets[hub] + threadIdx.x, g.row_offsets[hub + 1], kGridThreads);
+      visit_arcs(u, first + group_lane, stop, group);
+      // This block's hubs, each by all its threads: with a warp each, kron:22's level 2 (190,989
+      // vertices, 89 million arcs) took 7,970 us, against 3,208 so (H100, 2026-11-24).
+      __syncthreads();
+      const unsigned int hubs_here = min(block_hub_count, kGridBlockHubs);
+      for (unsigned int k = 0; k < hubs_here; ++k) {
+        const VertexId hub = block_hubs[k];
+        visit_arcs(hub, g.row_offsets[hub] + threadIdx.x, g.row_offsets[hub + 1], kGridThreads);
+      }
     }
   } else if (block < blocks) {
     // A helper block (hub levels): every block that owns vertices has a lower logical index, so
@@ -506,7 +577,7 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
   if (threadIdx.x == 0 && queued > 0) gqueue_base = atomicAdd(&c->order_tail, queued);
   __syncthreads();
   for (unsigned int k = threadIdx.x; k < queued; k += kGridThreads) g.order[gqueue_base + k] = bqueue[k];
-  const unsigned long long block_edges = BlockReduce(reduce_storage).Sum(found_edges);
+  const unsigned long long block_edges = BlockReduce(block_storage.reduce).Sum(found_edges);
   if (threadIdx.x == 0) {
     if (block_edges > 0) atomicAdd(&c->next_edges[parity], block_edges);
     __threadfence();  // this block's writes before its ticket

@@ -170,8 +170,8 @@ TEST_CASE("dynamic_parallel runs the whole BFS in one host launch, mixing block 
   CHECK(kernels.count(1) == 1);  // grid levels, launched from the device
 }
 
-TEST_CASE("dynamic_parallel's grid levels share hubs over the grid, deal long lists to their block and size lane "
-          "groups to the mean degree") {
+TEST_CASE("dynamic_parallel's grid levels share hubs over the grid, size lane groups to the mean degree and, "
+          "under 8 arcs a vertex, deal each block's lists to its threads") {
   // A source with 1,100 hub neighbours of 1,030 leaves each: level 1 is a grid level of 1,100
   // hubs, more than the 1,024 the grid can list, so the rest stay with their warps; helper
   // blocks (sized to the level's 1.1 million arcs) scan listed hubs only. Uniform graphs of
@@ -187,22 +187,25 @@ TEST_CASE("dynamic_parallel's grid levels share hubs over the grid, deal long li
   const abfs::Graph hubs = abfs::test::make_graph(next, arcs, false);
   cases.push_back({"1,100 hubs from their common neighbour", hubs, 0});
   cases.push_back({"1,100 hubs from a leaf", hubs, next - 1});
-  // A level that is not a hub level (79,800 arcs over 10,000 vertices, each with its arc back
-  // to the source: under 8 a vertex, so groups of one lane): lists of 300 arcs go to their
-  // block, 64 at most a block, the rest to their warp.
-  // Spread, every 50th neighbour of the source has 300 leaves (a few a block); clustered, the
-  // first 200 have (more than a block takes, where the frontier keeps the source's order).
-  for (const abfs::VertexId every : {50u, 1u}) {
-    constexpr abfs::VertexId kNeighbours = 10000, kLong = 300;
+  // Levels that are not hub levels (10,000 vertices, each with its arc back to the source, and
+  // under 8 arcs a vertex: groups of one lane), whose blocks deal their vertices' lists to their
+  // threads: spread, every 50th neighbour of the source has 300 leaves (a few a block);
+  // clustered, the first 200 have 300 leaves or the first 1,500 have 40 (whole blocks of long
+  // lists, where the frontier keeps the source's order, as a crawl order keeps a site's pages).
+  struct Lists {
+    abfs::VertexId every, first, length;
+  };
+  for (const Lists l : {Lists{50, 10000, 300}, Lists{1, 200, 300}, Lists{1, 1500, 40}}) {
+    constexpr abfs::VertexId kNeighbours = 10000;
     std::vector<std::pair<abfs::VertexId, abfs::VertexId>> lists;
     abfs::VertexId n = 1 + kNeighbours;
     for (abfs::VertexId v = 1; v <= kNeighbours; ++v) {
       lists.emplace_back(0, v);
-      const bool long_list = every == 1 ? v <= 200 : v % every == 0;
-      for (abfs::VertexId k = 0; k < (long_list ? kLong : 1); ++k) lists.emplace_back(v, n++);
+      const bool long_list = v <= l.first && v % l.every == 0;
+      for (abfs::VertexId k = 0; k < (long_list ? l.length : 1); ++k) lists.emplace_back(v, n++);
     }
-    cases.push_back({"lists of 300 arcs on a level of 10,000 vertices, every " + std::to_string(every) +
-                         (every == 1 ? " of the first 200" : "th"),
+    cases.push_back({"lists of " + std::to_string(l.length) + " arcs on a level of 10,000 vertices, every " +
+                         std::to_string(l.every) + (l.every == 1 ? " of the first " + std::to_string(l.first) : "th"),
                      abfs::test::make_graph(n, lists, false), 0});
   }
   for (const int degree : {6, 10, 20, 40}) {
