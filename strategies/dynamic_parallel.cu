@@ -353,14 +353,12 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
     if (spill_rank == 0) at = atomicAdd(&c->order_tail, static_cast<unsigned int>(spilled.num_threads()));
     g.order[spilled.shfl(at, 0) + spill_rank] = v;
   };
-  // Visits u's arcs begin, begin + stride, ... before end, kVisitBatch at a time, each step for
-  // the whole batch before the next: the neighbours, their visited words (a plain read filters
-  // most visited neighbours), the claims (atomicOr), the claimed vertices' degrees, then the
-  // stores and pushes. Arc by arc, every arc's loads waited for the previous arc's claim (the
-  // compiler may not move a load above an atomic on memory it cannot prove apart), and a
-  // claim's atomic and degree were two round trips each.
-  // claim_batch: the steps from the visited filter on, for kVisitBatch arcs (u[j], v[j]) at once
-  // (v[j] = kNoVertex: none).
+  // A batch of kVisitBatch arcs (u[j], v[j]; v[j] = kNoVertex: none) after their neighbours are
+  // loaded, each step for the whole batch before the next: their visited words (a plain read
+  // filters most visited neighbours), the claims (atomicOr), the claimed vertices' degrees,
+  // then the stores and pushes. Arc by arc, every arc's loads waited for the previous arc's
+  // claim (the compiler may not move a load above an atomic on memory it cannot prove apart),
+  // and a claim's atomic and degree were two round trips each.
   auto claim_batch = [&](const VertexId (&u)[kVisitBatch], const VertexId (&v)[kVisitBatch]) {
     bool claimed[kVisitBatch];
 #pragma unroll
@@ -386,6 +384,7 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
       push(v[j]);
     }
   };
+  // Visits u's arcs begin, begin + stride, ... before end, kVisitBatch at a time.
   auto visit_arcs = [&](VertexId u, EdgeOffset begin, EdgeOffset end, EdgeOffset stride) {
     for (EdgeOffset e = begin; e < end; e += stride * kVisitBatch) {
       VertexId owner[kVisitBatch];
