@@ -1364,6 +1364,14 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const bool host_run = host_runs_ && &strategy == host_strategy_ && schedule_.empty();
     const bool only_host = forced_ == host_strategy_ || strategies_.size() == 1;
     const bool decide = !only_host && choice.priced && !profile_.host_leave.empty();
+    struct WaitWorkScope {  // no stale work for a later wait, should the level throw
+      BfsBuffers& buffers;
+      ~WaitWorkScope() { buffers.set_wait_work(nullptr, nullptr); }
+    } wait_work{buffers_};
+    if (models_ != nullptr && forced_ == nullptr && schedule_.empty() && io.produces_at == Location::Device) {
+      warm_from_ = {&strategy, level, state.frontier_vertices, end, frontier_edges, edges_out_of_reached, placement};
+      buffers_.set_wait_work(&Executor::warm_next_decision_of, this);
+    }
     const strategies::LevelOutcome outcome =
         host_run && (only_host || decide)
             ? run_on_host(context, decide, placement.synced(Location::Device) == 0, level_start)
@@ -1465,6 +1473,28 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   learn_corrections();
   buffers_.warm_launch_path();  // for the next BFS's first launch, after the host work above
   warmed_ = true;
+}
+
+void Executor::warm_next_decision() {
+  const WarmFrom& w = warm_from_;
+  const VertexId n = buffers_.num_vertices();
+  const EdgeOffset m = buffers_.graph().num_edges();
+  const std::size_t next = matching_profile_level(w.end, w.frontier_vertices) + 1;
+  VertexId vertices = w.frontier_vertices;
+  EdgeOffset edges = w.frontier_edges;
+  if (next < profile_.levels.size() && profile_.levels[next].frontier_vertices > 0) {
+    vertices = profile_.levels[next].frontier_vertices;
+    edges = profile_.levels[next].frontier_edges;
+  }
+  const VertexId visited = w.end + std::min(vertices, n - std::min(n, w.end));
+  if (visited == w.end) return;
+  const EdgeOffset expanded = std::min(m, w.edges_out_of_reached + w.frontier_edges);
+  edges = std::min(edges, m - expanded);
+  Placement placement = w.placement;
+  after_run(*w.strategy, placement, w.level + 1, visited);
+  const strategies::FrontierState state =
+      frontier_state(w.level + 1, visited - w.end, visited, edges, expanded, placement);
+  warm_choice_ = choose_by_model(state, placement, visited).strategy;
 }
 
 LevelRecord& Executor::reuse_record(std::vector<LevelRecord>& levels, std::size_t index) {

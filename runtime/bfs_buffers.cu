@@ -323,6 +323,11 @@ double BfsBuffers::download_counters(const Event& start, Event& stop) {
 }
 
 double BfsBuffers::wait_counters(unsigned int sequence) {
+  if (wait_work_ != nullptr) {
+    void (*work)(void*) = wait_work_;
+    wait_work_ = nullptr;
+    work(wait_work_context_);
+  }
   const volatile LevelCounters* published = h_counters.data();
   bool marked = false;
   for (unsigned int spins = 1; published->sequence != sequence; ++spins) {

@@ -233,6 +233,15 @@ class BfsBuffers {
   /// 14.4-18.5 (bench/round_trip_probe.cu, H100, 2026-11-24).
   /// @throws CudaError if the work failed; Error if it ended without publishing.
   double wait_counters(unsigned int sequence);
+  /// Host work for the next wait_counters() to do once, before it polls, while the device runs
+  /// the level (nullptr: none). The executor warms its next decision there (a decision between
+  /// two device levels took 0.6-1.0 us, its code and data cold after the driver's launch path;
+  /// ~0.2 back to back; H100 host, 2026-11-26). work must not use the device's buffers. The
+  /// wait clears it before calling it; set_wait_work(nullptr, nullptr) clears it unused.
+  void set_wait_work(void (*work)(void*), void* context) noexcept {
+    wait_work_ = work;
+    wait_work_context_ = context;
+  }
   /// Sets frontier_bits(parity) to the vertices order[begin, end) (device order). Async on
   /// stream: a memset and one kernel.
   void queue_to_bitmap(VertexId begin, VertexId end, unsigned int parity);
@@ -298,6 +307,8 @@ class BfsBuffers {
   std::int64_t parallel_visits_ = 0;  // host loops over more visits than this run on the team
   const char* sequence_kernel_ = "";
   std::unique_ptr<Event> work_done_;  // wait_counters: recorded after the work it waits for
+  void (*wait_work_)(void*) = nullptr;  // set_wait_work
+  void* wait_work_context_ = nullptr;
   // What start() clears of h_visited: with host_visited_sparse_, the words of the host's own
   // visits of the last BFS (slices of h_order) and of its source; else all of it.
   void clear_host_visited();

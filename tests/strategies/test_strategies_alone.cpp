@@ -114,6 +114,18 @@ TEST_CASE("waiting for counters that no device level publishes is an error, not 
   CHECK_THROWS_AS(buffers.wait_counters(unpublished), abfs::Error);
 }
 
+TEST_CASE("a wait does the host work it was given once, before it polls") {
+  // The executor warms its next decision there while the device runs a level.
+  const abfs::Graph g = abfs::generate_grid(10, 10);
+  abfs::detail::BfsBuffers buffers(g, true);
+  int calls = 0;
+  buffers.set_wait_work([](void* counter) { ++*static_cast<int*>(counter); }, &calls);
+  CHECK_THROWS_AS(buffers.wait_counters(buffers.next_sequence("no kernel")), abfs::Error);
+  CHECK(calls == 1);
+  CHECK_THROWS_AS(buffers.wait_counters(buffers.next_sequence("no kernel")), abfs::Error);
+  CHECK(calls == 1);  // cleared once done
+}
+
 TEST_CASE("one_block runs many levels per launch and hands over a frontier that outgrows its queue") {
   auto block = s::make_one_block();
   auto pq = s::make_privatized_queue();
