@@ -217,7 +217,8 @@ void Executor::learn_warm_uploads() {
   // took 3.5-7 (soc-Slashdot0902, uk-2007-05@100000, wave; H100, 2026-11-24).
   if (models_ == nullptr || to_device_model_.fit == nullptr || !options_.online_correction) return;
   for (const WarmUpload& u : warm_uploads_) {
-    observe_at(upload_slot(), u.vertices, u.first ? 1 : 0, predict_upload_us(u.vertices, u.first), u.us);
+    observe_at(upload_slot(), u.vertices, upload_group(u.first, u.level), predict_upload_us(u.vertices, u.first, u.level),
+               u.us);
   }
   fold_observations();
 }
@@ -522,7 +523,7 @@ Executor::Conversions Executor::conversions(Place from, const strategies::Fronti
                                             VertexId upload_vertices) const {
   Conversions c;
   if (location_of(from) == Location::Host) {
-    c.upload_us = predict_upload_us(upload_vertices, from == Place::HostFresh);
+    c.upload_us = predict_upload_us(upload_vertices, from == Place::HostFresh, state.level);
   } else {
     c.to_host_us = predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
   }
@@ -867,9 +868,9 @@ double Executor::predict_conversion_us(const strategies::Strategy& s, const stra
   return conversion_us(s, from, conversions(from, state, end - placement.synced_end[1]));
 }
 
-double Executor::predict_upload_us(VertexId vertices, bool first) const {
+double Executor::predict_upload_us(VertexId vertices, bool first, int level) const {
   return predict(to_device_model_, to_device_features(vertices, first)) *
-         correction_at(upload_slot(), vertices, first ? 1 : 0);
+         correction_at(upload_slot(), vertices, upload_group(first, level));
 }
 
 Executor::Choice Executor::choose(const strategies::FrontierState& state, const Placement& placement) const {
@@ -1330,9 +1331,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       if (samples_ != nullptr) {
         samples_->push_back({kToDevice, to_device_features(end - device_end, device_end == 0), upload_us});
       }
-      observe_at(upload_slot(), end - device_end, device_end == 0 ? 1 : 0,
-                 predict_upload_us(end - device_end, device_end == 0), upload_us);
-      if (warming_) warm_uploads_.push_back({end - device_end, device_end == 0, upload_us});
+      observe_at(upload_slot(), end - device_end, upload_group(device_end == 0, level),
+                 predict_upload_us(end - device_end, device_end == 0, level), upload_us);
+      if (warming_) warm_uploads_.push_back({end - device_end, device_end == 0, level, upload_us});
     }
     bitmap_for(strategy, placement, level, begin, end);
     const auto level_start = std::chrono::steady_clock::now();

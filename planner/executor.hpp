@@ -263,8 +263,22 @@ class Executor {
   // Predicted conversion before s runs at state, from where placement has the visit state.
   double predict_conversion_us(const strategies::Strategy& s, const strategies::FrontierState& state,
                                const Placement& placement, VertexId end) const;
-  // Predicted upload of `vertices` visits to the device (first: the BFS's first upload).
-  double predict_upload_us(VertexId vertices, bool first) const;
+  // Predicted upload of `vertices` visits to the device (first: the BFS's first upload; level:
+  // the level it is for, see upload_group).
+  double predict_upload_us(VertexId vertices, bool first, int level) const;
+  // The upload's correction group: kUploadLater (the device has visits of this BFS), kUploadFirst
+  // (the BFS's first upload, after host levels) and kUploadAtStart (its first at level 0).
+  // Corrected as one, level 0's fused upload after the previous BFS's warm_launch_path took
+  // 3.7-7.5 us and was priced 11-21, while the first after the host's levels of
+  // uniform:1048576:8 (DRAM-bound: they leave the driver's launch path cold) took 13.9-15.1:
+  // the first BFSs priced every device start at level 0 ~10 us high and ran three host levels
+  // instead. Apart (4 x 8 sources interleaved, H100, 2026-11-26): level 0's uploads priced
+  // within 16% (median; 39% pooled), uniform:1048576:8 started on the device from its first
+  // BFSs in 3 of 4 runs and took 0.309 ms (median of the runs) against 0.324.
+  static constexpr int kUploadLater = 0, kUploadFirst = 1, kUploadAtStart = 2;
+  static int upload_group(bool first, int level) {
+    return !first ? kUploadLater : level == 0 ? kUploadAtStart : kUploadFirst;
+  }
   // Moves the state to where s consumes it and builds the bitmap it needs: both steps, which
   // return whether they had anything to do (async on the stream; move_to_host synchronizes).
   void convert(const strategies::Strategy& s, Placement& placement, int level, VertexId begin, VertexId end);
@@ -587,6 +601,7 @@ class Executor {
   struct WarmUpload {
     VertexId vertices;
     bool first;
+    int level;
     double us;
   };
   std::vector<WarmUpload> warm_uploads_;

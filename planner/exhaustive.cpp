@@ -74,7 +74,8 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
     LevelTrials here;
     here.frontier_vertices = state.frontier_vertices;
     here.frontier_edges = frontier_edges;
-    here.to_device_predicted = predict_upload_us(state.frontier_vertices, placement.synced(Location::Device) == 0);
+    here.to_device_predicted =
+        predict_upload_us(state.frontier_vertices, placement.synced(Location::Device) == 0, level);
     here.to_host_predicted = predict(to_host_model_, to_host_features(buffers_.visited_words, state.frontier_vertices));
     here.to_bitmap_predicted = predict(to_bitmap_model_, to_bitmap_features(buffers_.visited_words, state.frontier_vertices));
     synchronize();
