@@ -168,11 +168,11 @@ double Executor::correction_at(std::size_t slot, EdgeOffset size, int group) con
   // uk-2007-05@100000 0.145 -> 0.147, kron:22 0.443 -> 0.451, cnr-2000 0.682 -> 0.705.
   const std::size_t fallback = kClasses + static_cast<std::size_t>(group);
   const double group_factor = c.known[fallback] ? c.factor[fallback] : 1.0;
-  // A level after an upload or a run costs at least what the same size class costs as a plain
+  // A level after a move or a run costs at least what the same size class costs as a plain
   // level: uk-2007-05@100000's bottom-up level 4 (1.57 M arcs), priced 30 us, took 454 as a
   // plain level and, once its plain class had learned 8x, 380 again in a later BFS right after
   // a run handed back, priced by the after-run group's fallback (H100, 2026-11-24).
-  if ((group == kAfterUpload || group == kAfterRun) && slot < strategies_.size()) {
+  if ((group == kAfterMove || group == kAfterRun) && slot < strategies_.size()) {
     const auto plain = static_cast<std::size_t>(size_class(size, kPlain));
     if (c.known[plain]) return std::max(group_factor, c.factor[plain]);
   }

@@ -538,18 +538,19 @@ class Executor {
   void prepare_lookaheads();  // prepare_lookahead for every profile; the largest in use after it
 
   // Online correction (PlanOptions::online_correction): log factors by slot and class (sizes
-  // by powers of 4, in groups), with a per-slot fallback for each group not seen yet (after an
-  // upload or a run: at least the same class's plain-level factor).
-  // Strategy slots' groups: a plain level, a level a device-driven run carried, a device level
-  // right after an upload after host levels (the first device work after host work), level 0
+  // by powers of 4, in groups), with a per-slot fallback for each group not seen yet (after a
+  // move or a run: at least the same class's plain-level factor).
+  // Strategy slots' groups: a plain level, a level a device-driven run carried, a level right
+  // after the frontier moved (a device level after host levels, the first device work after
+  // host work; a host level after device levels), level 0
   // (the first work of a BFS, its code and data cold in the host's caches: ~12 us for one
   // vertex on the host on cnr-2000, 1-2 predicted), a device level where a device-driven run
   // stopped before the BFS ended (outgrown, handed back: privatized_queue there took 43 us
   // beyond its expansion kernel against 23 elsewhere, medians, H100, 2026-11-24); the upload
-  // slot's: a later upload, the BFS's first.
+  // slot's: see upload_group.
   static constexpr int kSizeClasses = 12;
   static constexpr int kGroups = 5;
-  static constexpr int kPlain = 0, kCarried = 1, kAfterUpload = 2, kFirstLevel = 3, kAfterRun = 4;
+  static constexpr int kPlain = 0, kCarried = 1, kAfterMove = 2, kFirstLevel = 3, kAfterRun = 4;
   static constexpr int kClasses = kGroups * kSizeClasses;
   struct Correction {
     std::array<double, kClasses + kGroups> log_factor{};  // + one fallback per group
@@ -576,7 +577,7 @@ class Executor {
                double measured_us) {
     observe_at(correction_slot(s), frontier_edges, group, corrected_us, measured_us);
   }
-  // The group of level `level` when s runs it with the frontier at `location` (an upload
+  // The group of level `level` when s runs it with the frontier at `location` (a move
   // first? right after a device-driven run stopped?). A device level 0 is a BFS's first level
   // (kFirstLevel), not one after an upload: its upload follows the previous BFS's
   // warm_launch_path, where one after host levels follows host work that left the driver's
@@ -584,13 +585,17 @@ class Executor {
   // 0-2 took 2.3-2.9x their price (one_block, dynamic_parallel, privatized_queue), and that
   // factor, the after-upload group's fallback, priced dynamic_parallel's start at level 0 at
   // 2.7x: never tried there, where the per-level oracle starts it at 1.4x (H100, 2026-11-26).
+  // A level right after the frontier moved to where s runs it is kAfterMove: an upload, or a
+  // download to the host. cpu_expand's first level after device levels (the host's copy of the
+  // visit state just downloaded, its caches cold) took 3.8-4.5x its price, median, on
+  // ca-AstroPh-lcc, email-Enron and soc-Slashdot0902, where its levels at a BFS's start took
+  // 0.9-2.5x; pooled, the online correction left both wrong (H100, 2026-11-26).
   static int level_group(const strategies::Strategy& s, strategies::Location location, int level,
                          bool after_run = false) {
     if (level == 0) return kFirstLevel;
-    if (s.frontier_io().consumes_at == strategies::Location::Device) {
-      if (location == strategies::Location::Host) return kAfterUpload;
-      if (after_run) return kAfterRun;
-    }
+    const strategies::Location consumes = s.frontier_io().consumes_at;
+    if (consumes != location) return kAfterMove;
+    if (consumes == strategies::Location::Device && after_run) return kAfterRun;
     return kPlain;
   }
   void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
