@@ -634,14 +634,20 @@ void Executor::prepare_lookahead() {
       const strategies::Strategy& s = *strategies_[k];
       const Resolved& model = strategy_models_[k];
       if (model.fit == nullptr || !s.applicable(state)) continue;
+      // The profile's states are on the device; cpu_expand prices a level from the host apart
+      // (its caches are cold after a download: cost_features).
       const strategies::CostFeatures features = s.cost_features(state, stats_);
+      strategies::FrontierState on_host = state;
+      on_host.location = Location::Host;
+      const strategies::CostFeatures host_features = &s == host_strategy_ ? s.cost_features(on_host, stats_) : features;
       for (std::size_t p = 0; p < kPlaces; ++p) {
         const auto from = static_cast<Place>(p);
+        const strategies::CostFeatures& f = location_of(from) == Location::Host ? host_features : features;
         // cpu_expand after a host level goes on in a host run (run_on_host): no executor overhead.
         const bool host_run = &s == host_strategy_ && location_of(from) == Location::Host && state.level > 0;
         const int group = level_group(s, location_of(from), state.level);
-        const double level_us = host_run ? predict_carried_us(s, features, state.frontier_edges)
-                                         : predict_level_us(k, features, state.frontier_edges, group);
+        const double level_us = host_run ? predict_carried_us(s, f, state.frontier_edges)
+                                         : predict_level_us(k, f, state.frontier_edges, group);
         const double after = future_us(s, from, i + 1, nullptr, nullptr);
         const double total = level_us + conversion_us(s, from, converted[p]) + after;
         here[p] = std::min(here[p], total);

@@ -92,10 +92,18 @@ class CpuExpand final : public Strategy {
     // (a DRAM miss, barely overlapped) when they are far larger: uniform:1048576:8 (55 MB) and
     // uniform:2097152:8 took 42-45 ns per serial arc even in all-host BFSs, warm, although the
     // host reports a 300 MB L3 (H100 host, a 16-core VM slice, 2026-11-22). The *_dram_edges
-    // features carry the share of arcs expected to miss (miss_share).
+    // features carry the share of arcs expected to miss (miss_share). A frontier on the device
+    // comes down with the visited bitmap (the executor's download) into lines no host cache
+    // holds, after device levels that left the rest cold: there every access misses. cpu_expand's
+    // first level after device levels took 3.6-6x its price at the graph's share on
+    // ca-AstroPh-lcc, email-Enron and soc-Slashdot0902 (10-23 ns an arc, 393-1,748 arcs); at
+    // a share of 1 (the same levels, medians): ca-AstroPh-lcc 1.08x (18 levels),
+    // soc-Slashdot0902 1.14x (19), email-Enron 0.72x (13), cnr-2000 0.38x (2; its near arcs
+    // still share lines) (H100 host, 2026-11-26).
+    // Calibration samples are all on the host (forced runs): the fit is the same either way.
     const bool serial = state.frontier_edges < config_.serial_max_edges;
     const auto edges = static_cast<double>(state.frontier_edges);
-    const double miss = miss_share(stats);
+    const double miss = state.location == Location::Device ? 1.0 : miss_share(stats);
     CostFeatures f;
     f.add("serial_level", serial ? 1.0 : 0.0);
     f.add("parallel_level", serial ? 0.0 : 1.0);
