@@ -1237,6 +1237,13 @@ void Executor::warm_strategies(VertexId source) {
   for (auto it = strategies_.rbegin(); it != strategies_.rend(); ++it) schedule_.push_back(it->get());
   warm_uploads_.clear();
   warming_ = true;
+  // Its level 0 upload teaches the plan's (kUploadAtStart), which follow the last BFS's
+  // warm_launch_path: so does this one, not the profile's host work over the graph
+  // (add_pull_profile). After that work it priced the first BFSs' uploads at level 0 1.9x
+  // (29.6 us, 8.4 measured) on uniform:1048576:8: they started on the host, whose levels cost
+  // ~20 us more, and in 2 of 4 runs of 8 BFSs never learned otherwise. With this, every run
+  // starts on the device from its third BFS (H100, 2026-11-26).
+  buffers_.warm_launch_path();
   BfsResult scratch;
   try {
     execute_levels(source, scratch);
