@@ -11,12 +11,6 @@
 
 namespace abfs::detail {
 
-/// Median of values (the upper middle for an even count); 0 for none.
-inline double median_of_values(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values.empty() ? 0.0 : values[values.size() / 2];
-}
-
 /// Median over repetitions of the CUDA-event milliseconds of launch() on stream, after one
 /// warm-up call. launch() enqueues work on stream; each repetition synchronizes on its stop
 /// event. @throws CudaError if a launch fails.

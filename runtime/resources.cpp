@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -84,8 +85,7 @@ double measure_team_wake_us(int regions, int pause_ms) {
     run_openmp_team();
     us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
   }
-  std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
-  return us[us.size() / 2];
+  return median_of_values(std::move(us));
 }
 
 double team_wake_us() {
@@ -114,8 +114,7 @@ double measure_parallel_region_us(int regions) {
   if (checksum != static_cast<std::int64_t>(regions + 1) * (iterations / 8) * 28) {
     throw Error("measure_parallel_region_us: the parallel loop lost iterations");  // and is not optimized away
   }
-  std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
-  return us[us.size() / 2];
+  return median_of_values(std::move(us));
 }
 
 double parallel_region_us() {

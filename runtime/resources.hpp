@@ -6,12 +6,20 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace abfs::detail {
+
+/// Median of values (the upper middle for an even count); 0 for none. The probes' statistic.
+inline double median_of_values(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0.0 : values[values.size() / 2];
+}
 
 /// Free and total memory of the current device, in bytes. When $ABFS_DEVICE_MEMORY_LIMIT is set
 /// (graph/memory_limits.hpp), free_bytes is at most that: abfs then plans as if the device had

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <utility>
 #include <vector>
 
 namespace abfs::strategies {
@@ -240,8 +241,7 @@ double median_after_warm_up(int samples, Sample sample) {
     const double value = sample();
     if (r > 0) us.push_back(value);
   }
-  std::nth_element(us.begin(), us.begin() + static_cast<std::ptrdiff_t>(us.size() / 2), us.end());
-  return us[us.size() / 2];
+  return detail::median_of_values(std::move(us));
 }
 
 }  // namespace
