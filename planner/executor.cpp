@@ -1303,14 +1303,14 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     }
 
     const std::size_t index = used++;
-    LevelRecord& record = reuse_record(result.levels, index);
+    LevelDraft& record = draft(index);
     record.level = level;
     record.frontier_vertices = state.frontier_vertices;
     record.frontier_edges = frontier_edges;
     record.strategy = strategy.name();
-    record.reason = choice.reason;
+    if (!choice.reason.empty()) record.reason = choice.reason;
     if (choice.deferred_reason) pending_reasons_.emplace_back(index, choice.model_reason);
-    if (choice.runner_up != nullptr) record.runner_up = choice.runner_up;
+    record.runner_up = choice.runner_up;
     record.runner_up_predicted_us = choice.runner_up_predicted_us;
     // The features again only where they are needed: samples, or a level no model priced.
     const Resolved& model = model_of(&strategy);
@@ -1461,7 +1461,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   } else {
     result.total_ms = microseconds_since(wall_start) / 1000.0;
   }
-  result.levels.resize(used);
+  write_records(used, result);
   result.vertices_reached = end;
   result.edges_traversed = graph.directed() ? edges_out_of_reached : edges_out_of_reached / 2;
   for (const auto& [index, why] : pending_reasons_) {
@@ -1487,6 +1487,48 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   learn_corrections();
   buffers_.warm_launch_path();  // for the next BFS's first launch, after the host work above
   warmed_ = true;
+  warm_first_decision(source);
+}
+
+void Executor::warm_first_decision(VertexId source) {
+  if (models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_) return;
+  const std::size_t in_use = active_profile_;
+  use_profile(0);  // a BFS starts with the smallest
+  const Placement placement;
+  const strategies::FrontierState state = frontier_state(0, 1, 1, buffers_.graph().out_degree(source), 0, placement);
+  warm_choice_ = choose(state, placement).strategy;
+  use_profile(in_use);
+}
+
+Executor::LevelDraft& Executor::draft(std::size_t index) {
+  if (index == drafts_.size()) return drafts_.emplace_back();
+  LevelDraft& d = drafts_[index];
+  std::string reason = std::move(d.reason);  // keeps its storage
+  reason.clear();
+  d = LevelDraft{};
+  d.reason = std::move(reason);
+  return d;
+}
+
+void Executor::write_records(std::size_t used, BfsResult& result) {
+  for (std::size_t k = 0; k < used; ++k) {
+    const LevelDraft& d = drafts_[k];
+    LevelRecord& r = reuse_record(result.levels, k);
+    r.level = d.level;
+    r.frontier_vertices = d.frontier_vertices;
+    r.frontier_edges = d.frontier_edges;
+    r.strategy = d.strategy;
+    r.reason = d.reason;
+    if (d.runner_up != nullptr) r.runner_up = d.runner_up;
+    r.runner_up_predicted_us = d.runner_up_predicted_us;
+    r.predicted_us = d.predicted_us;
+    r.predicted_conversion_us = d.predicted_conversion_us;
+    r.time_us = d.time_us;
+    r.device_us = d.device_us;
+    r.conversion_us = d.conversion_us;
+    r.executor_us = d.executor_us;
+  }
+  result.levels.resize(used);
 }
 
 void Executor::warm_next_decision() {

@@ -360,6 +360,12 @@ class Executor {
   const strategies::Strategy* warm_choice_ = nullptr;  // the warmed decision's, kept so it is made
   void warm_next_decision();
   static void warm_next_decision_of(void* executor) { static_cast<Executor*>(executor)->warm_next_decision(); }
+  // After a BFS: the next BFS's level-0 decision made once, for a source of `source`'s degree, so
+  // that its code and data are in the host's caches again after the results were gathered
+  // (warm_choice_ keeps it). The first decision took 2.0-4.9 us where the previous BFS's end
+  // had done this, 0.8-1.4 us after it (medians per graph, five graphs, alternate BFSs of one
+  // process; H100 host, 2026-11-26).
+  void warm_first_decision(VertexId source);
   void execute_levels(VertexId source, BfsResult& result);
   void execute_exhaustive(VertexId source, BfsResult& result);
 
@@ -445,6 +451,29 @@ class Executor {
   std::vector<DeviceRun> device_runs_;
   std::vector<DeviceLevelRecord> carried_levels_;
   std::vector<LevelRecord> levels_scratch_;
+  // A level's record while the BFS runs: numbers and static names only, in storage the executor
+  // keeps between BFSs. The result's records (strings, and a caller's fresh BfsResult: heap
+  // memory the level would touch first) are written from these after the BFS is timed
+  // (write_records). At level 0 the record took 0.3-3.4 us (kron:22 2.8-3.4, uniform:1048576:8
+  // 1.5-2.8, email-Enron 0.3-1.0; medians per process, `abfs run` with 16 sources), the host's
+  // caches cold after the previous BFS's results were gathered. With warm_first_decision, the
+  // executor's time at level 0 fell from 2.0-8.3 to 1.1-2.4 us, at later decided levels from
+  // 1.1-2.4 to 1.1-1.5, a BFS's from 4.5-19.7 to 2.8-10.8 (kron:22 19.7 -> 9.3; medians, seven
+  // graphs, 3 x 16 sources interleaved with the build before; H100 host, 2026-11-26).
+  struct LevelDraft {
+    int level = 0;
+    VertexId frontier_vertices = 0;
+    EdgeOffset frontier_edges = 0;
+    const char* strategy = nullptr;   // a strategy's name()
+    const char* runner_up = nullptr;  // likewise; nullptr: none
+    double runner_up_predicted_us = 0.0;
+    double predicted_us = 0.0, predicted_conversion_us = 0.0;
+    double time_us = 0.0, device_us = 0.0, conversion_us = 0.0, executor_us = 0.0;
+    std::string reason;  // a choice's own reason (empty where pending_reasons_ holds it)
+  };
+  std::vector<LevelDraft> drafts_;
+  LevelDraft& draft(std::size_t index);  // drafts_[index] reset (appended at the end)
+  void write_records(std::size_t used, BfsResult& result);  // drafts_[0, used) into result.levels
   // Inserts the records of the levels the device-driven and host runs carried after each run's
   // first record (predictions, online-correction observations and samples with them), after the
   // BFS was timed.
