@@ -362,9 +362,9 @@ class Executor {
   static void warm_next_decision_of(void* executor) { static_cast<Executor*>(executor)->warm_next_decision(); }
   // After a BFS: the next BFS's level-0 decision made once, for a source of `source`'s degree, so
   // that its code and data are in the host's caches again after the results were gathered
-  // (warm_choice_ keeps it). The first decision took 2.0-4.9 us where the previous BFS's end
-  // had done this, 0.8-1.4 us after it (medians per graph, five graphs, alternate BFSs of one
-  // process; H100 host, 2026-11-26).
+  // (warm_choice_ keeps it). The first decision took 1.7-5.2 us where the previous BFS's end
+  // had not done this, 0.6-1.4 us where it had (medians per graph, five graphs, alternate BFSs
+  // of one process; H100 host, 2026-11-26).
   void warm_first_decision(VertexId source);
   void execute_levels(VertexId source, BfsResult& result);
   void execute_exhaustive(VertexId source, BfsResult& result);
