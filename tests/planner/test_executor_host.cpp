@@ -531,6 +531,9 @@ TEST_CASE("an executor with profiles of two components moves to the larger where
     CHECK(executor.stats().sampled_levels.size() == 2001);
     executor.set_models(hundredfold_too_fast_models(g), "test");
     executor.set_host_runs(host_runs);
+    // predict_profile prices the largest profile between BFSs, also after a BFS warmed the next
+    // one's first decision with the smallest (warm_first_decision).
+    CHECK(executor.predict_profile().size() == 2001);
     const std::vector<std::pair<abfs::VertexId, int>> moves{{0, -1}, {10, 11}, {1010, 6}, {5, -1}};  // -1: none
     for (const auto& [source, level] : moves) {
       CAPTURE(source);
@@ -538,6 +541,7 @@ TEST_CASE("an executor with profiles of two components moves to the larger where
       executor.execute(source, result);
       abfs::test::check_bfs(g, source, result);
       CHECK(executor.stats().sampled_levels.size() == 2001);
+      CHECK(executor.predict_profile().size() == 2001);
       if (host_runs) continue;
       for (const auto& l : result.levels) {
         CAPTURE(l.level);
