@@ -1259,7 +1259,7 @@ void Executor::warm_strategies(VertexId source) {
 void Executor::execute_levels(VertexId source, BfsResult& result) {
   const Graph& graph = buffers_.graph();
   result.source = source;
-  std::size_t used = 0;  // records of result.levels in use: the others are reused (their strings' storage)
+  std::size_t used = 0;  // drafts_ in use (write_records: as many records of result.levels, the others reused)
   result.oracle_ms = 0.0;
   pending_reasons_.clear();
   device_runs_.clear();
