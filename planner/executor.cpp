@@ -1073,8 +1073,8 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     if (s == handed_back_) continue;
     Candidate c{};
     c.strategy = s;
-    c.level_us = predict_level_us(i, s->cost_features(state, stats_), state.frontier_edges,
-                                  level_group(*s, placement.location, state.level, after_run_));
+    c.level_us = predict_decided_us(i, *s, s->cost_features(state, stats_), state.frontier_edges,
+                                    placement.location, state.level);
     c.surprise = i < surprise_.size() ? surprise_[i] : 1.0;
     c.level_us = c.level_us * c.surprise + first_level_extra(state.level);
     c.conversion_us = conversion_us(*s, from, converted);
@@ -1321,8 +1321,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.predicted_us = choice.predicted_us;
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
-      record.predicted_us = predict_level_us(correction_slot(&strategy), features, state.frontier_edges,
-                                             level_group(strategy, placement.location, level, after_run_)) +
+      record.predicted_us = predict_decided_us(correction_slot(&strategy), strategy, features, state.frontier_edges,
+                                               placement.location, level) +
                             first_level_extra(level);
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
@@ -1333,7 +1333,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const auto convert_start = converts ? std::chrono::steady_clock::now() : level_clock;
     used_device = used_device || io.consumes_at == Location::Device;
     const VertexId device_end = placement.synced(Location::Device);
-    const int group = level_group(strategy, placement.location, level, after_run_);
+    const int group = decided_group(strategy, placement.location, level);
+    // Learned as a host run's carried level: without the executor's part, priced or measured.
+    const bool carried_group = models_ != nullptr && host_run_level(strategy, placement.location, level);
     // The level's price includes this BFS's surprise factor where the models chose it; the
     // online correction learns from the price without it.
     const std::size_t slot = correction_slot(&strategy);
@@ -1405,8 +1407,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         level == 0 && models_ != nullptr ? std::max(0.0, record.executor_us - models_->level_overhead_us) : 0.0;
     if (level == 0) learn_first_level(measured_extra);
     auto learn_level = [&](double measured_us) {
-      const double predicted_us = record.predicted_us - extra;
-      const double strategy_us = std::max(0.0, measured_us - measured_extra);
+      const double predicted_us = record.predicted_us - extra - (carried_group ? models_->level_overhead_us : 0.0);
+      const double strategy_us =
+          std::max(0.0, measured_us - measured_extra - (carried_group ? record.executor_us : 0.0));
       observe(&strategy, state.frontier_edges, group, predicted_us / surprise, strategy_us);
       if (choice.priced) note_surprise(slot, predicted_us, strategy_us);
     };

@@ -606,6 +606,34 @@ class Executor {
                double measured_us) {
     observe_at(correction_slot(s), frontier_edges, group, corrected_us, measured_us);
   }
+  // Whether s's level at `level` with the frontier at `location` is cpu_expand going on from a
+  // host level: a host run carries it (run_on_host), so a decision that keeps the frontier on
+  // the host prices it, and the level teaches, as the run's carried levels do (kCarried; the
+  // decision's overhead added and taken out). The host run's stay test priced these levels by
+  // the carried group and the full decision by the plain one, and the two disagreed:
+  // ca-AstroPh-lcc's level 1 (87 vertices, 5,362 arcs), a carried level of 67 us priced 14 in
+  // one BFS, was kept on the host by the full decision at 14.7 in the next and took 64 again;
+  // luxembourg_osm's full decisions priced host levels of 83-196 vertices at 1.1-2.0 us where
+  // its host runs took 2.0-3.5, and stayed on the host 300 levels past where the per-level
+  // oracle starts one_block (H100, 2026-11-26). The BFS times moved within their noise (one
+  // build switched by process, 4 x 16 sources on nine graphs: paired medians -2.5% to +2.2%).
+  bool host_run_level(const strategies::Strategy& s, strategies::Location location, int level) const {
+    return host_runs_ && schedule_.empty() && &s == host_strategy_ && location == strategies::Location::Host &&
+           level > 0;
+  }
+  // A decided level's group (host_run_level's, else level_group's) and predicted time by s
+  // (the executor's overhead and the group's online correction included; not the surprise
+  // factor or level 0's first-level extra). slot: s's index in strategies_.
+  int decided_group(const strategies::Strategy& s, strategies::Location location, int level) const {
+    return host_run_level(s, location, level) ? kCarried : level_group(s, location, level, after_run_);
+  }
+  double predict_decided_us(std::size_t slot, const strategies::Strategy& s, const strategies::CostFeatures& f,
+                            EdgeOffset frontier_edges, strategies::Location location, int level) const {
+    if (host_run_level(s, location, level)) {
+      return predict_carried_us(s, f, frontier_edges) + models_->level_overhead_us;
+    }
+    return predict_level_us(slot, f, frontier_edges, level_group(s, location, level, after_run_));
+  }
   // The group of level `level` when s runs it with the frontier at `location` (a move
   // first? right after a device-driven run stopped?). A device level 0 is a BFS's first level
   // (kFirstLevel), not one after an upload: its upload follows the previous BFS's
