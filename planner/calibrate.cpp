@@ -213,10 +213,26 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
     // one_block's fit has 7.2e-4: cnr-2000's carried levels of 2,500-6,800 arcs took 8.5-12 us
     // priced 2.2-3.0, and the plan left the host for a run that cost 1.4x the host's levels
     // (H100, 2026-11-26).
+    // one_block's arcs take the fit without its discoveries, and the discoveries are fitted on
+    // what is left: in the sweep's one-block levels (the first levels of the uniform and
+    // Kronecker graphs, a grid's) nearly every arc discovers a vertex, and fitted together the
+    // arcs went to 0. Levels of real graphs with many arcs and few discoveries then cost
+    // several times that price (cnr-2000's ~5,000 arcs discovering ~250: 8-10 us, priced 2.7),
+    // and ~0.7 ns an arc plus 2-2.5 a discovery priced the per-level oracle's carried levels of
+    // eleven graphs closer than either term alone (H100, 2026-11-26).
+    if (name == "one_block") {
+      fixed = {{"discovered", 0.0}};
+      if (const auto us = coefficient_of(detail::fit_cost_model(model_samples, fixed), "frontier_edges")) {
+        fixed = {{"frontier_edges", *us}};
+      }
+    }
     if (name == "dynamic_parallel" && entry.models.count("one_block") != 0) {
       const CostModelFit& block = entry.models["one_block"];
       const std::pair<const char*, const char*> shared[] = {
-          {"block_level", "level"}, {"block_vertices", "frontier_vertices"}, {"block_edges", "frontier_edges"}};
+          {"block_level", "level"},
+          {"block_vertices", "frontier_vertices"},
+          {"block_edges", "frontier_edges"},
+          {"block_discovered", "discovered"}};
       for (const auto& [dp_feature, block_feature] : shared) {
         if (const auto us = coefficient_of(block, block_feature)) fixed[dp_feature] = *us;
       }

@@ -689,7 +689,7 @@ void Executor::upload_handback() {
   const std::size_t levels = use ? profile_.value.size() - 1 : 0;
   auto state_of = [&](VertexId vertices, EdgeOffset arcs, bool grid, double discovered = 0.0) {
     // Affine in the frontier without its discoveries, which the decision adds from the profile
-    // (grid_per_discovered, HandbackLevel::discovered_per_arc).
+    // (grid_per_discovered, block_per_discovered, HandbackLevel::discovered_per_arc).
     strategies::FrontierState state;
     state.frontier_vertices = vertices;
     state.frontier_edges = arcs;
@@ -729,16 +729,18 @@ void Executor::upload_handback() {
                                                  });
       }
       m.host[c] = host_costs[static_cast<std::size_t>(c)];
-      // The grid level's price of its discoveries, by differences at the class's smallest arc
-      // count (every model is linear in its features, the correction a factor per class).
+      // A level's price of its discoveries, by differences at the class's smallest arc count
+      // (every model is linear in its features, the correction a factor per class).
       const EdgeOffset arcs = smallest_arcs_of_class(c);
-      constexpr double kProbe = 1e6;
-      m.grid_per_discovered[c] =
-          !dp ? 0.0f
-              : static_cast<float>(
-                    (predict_carried_us(*s, s->cost_features(state_of(1, arcs, true, kProbe), stats_), arcs) -
-                     predict_carried_us(*s, s->cost_features(state_of(1, arcs, true), stats_), arcs)) /
-                    kProbe);
+      auto per_discovered = [&](bool grid) {
+        constexpr double kProbe = 1e6;
+        return static_cast<float>(
+            (predict_carried_us(*s, s->cost_features(state_of(1, arcs, grid, kProbe), stats_), arcs) -
+             predict_carried_us(*s, s->cost_features(state_of(1, arcs, grid), stats_), arcs)) /
+            kProbe);
+      };
+      m.grid_per_discovered[c] = dp ? per_discovered(true) : 0.0f;
+      m.block_per_discovered[c] = per_discovered(false);
     }
     h->levels_host.resize(levels);
     for (std::size_t k = 0; k < levels; ++k) {

@@ -76,8 +76,9 @@ struct HandbackModel {
   /// us per vertex a grid level discovers (its model's discovered-vertices term, corrected by
   /// size class); stay[1] leaves it out, since a level's discoveries are not affine in its
   /// frontier: the decision adds it times the profile's discoveries per arc times the arcs.
-  /// The one-block kernels' models have no such term.
   float grid_per_discovered[kHandbackClasses];
+  /// The same for a one-block level (stay[0] leaves it out).
+  float block_per_discovered[kHandbackClasses];
   /// The host's level after a hand-back (cpu_expand with the frontier's download); fixed is
   /// +inf where the host does not apply.
   AffineCost host[kHandbackClasses];

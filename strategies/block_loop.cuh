@@ -146,23 +146,26 @@ __device__ __forceinline__ float affine_us(const detail::AffineCost& c, VertexId
 /// The hand-back decision before a run expands a frontier of `vertices` and `arcs` matched to
 /// profile level `at`: whether finishing the BFS off the run (the host expanding this frontier,
 /// or the planner's other choices) is predicted cheaper than the run carrying this level
-/// (stay: its kernel's costs by size class, plus discovered_us, grid_discovered_us for a grid
-/// level) and then going on at its best. The executor's lookahead makes the same comparison
+/// (stay: its kernel's costs by size class, plus discoveries_us, its discoveries' price from
+/// discovered_us) and then going on at its best. The executor's lookahead makes the same comparison
 /// over the profile (Executor::prepare_lookahead).
 __device__ __forceinline__ bool leave_is_cheaper(const detail::AffineCost* stay, const detail::AffineCost* host,
                                                  const detail::HandbackLevel& at, VertexId vertices,
-                                                 EdgeOffset arcs, float discovered_us = 0.0f) {
+                                                 EdgeOffset arcs, float discoveries_us) {
   const int c = detail::arcs_size_class(arcs);
-  const float carry = affine_us(stay[c], vertices, arcs) + discovered_us + at.stay_after;
+  const float carry = affine_us(stay[c], vertices, arcs) + discoveries_us + at.stay_after;
   const float to_host = affine_us(host[c], vertices, arcs) + at.host_after;
   return fminf(to_host, at.leave) < carry;
 }
 
 /// leave_is_cheaper for the one-block loop, from the model's one-block and host costs by size
-/// class as {fixed, per_vertex, per_edge, 0} (costs[0]: stay, costs[1]: host) in shared memory:
-/// two vector loads, a 32-bit class and conversions. Every thread of the block evaluates it, so
-/// its instructions count sixteen times over (the 64-bit version cost a priced level ~300
-/// cycles, luxembourg_osm, H100, 2026-11-24). arcs: at most the loop's max_frontier_edges.
+/// class as {fixed, per_vertex, per_edge, per_discovered} (costs[0]: stay, with
+/// block_per_discovered; costs[1]: host, 0) in shared memory: two vector loads, a 32-bit class
+/// and conversions. The stay adds its discoveries at the profile level's own discoveries per arc
+/// (not interpolated towards the level before, as a grid level's are: a log each, in every
+/// thread). Every thread of the block evaluates it, so its instructions count sixteen times over
+/// (the 64-bit version cost a priced level ~300 cycles, luxembourg_osm, H100, 2026-11-24).
+/// arcs: at most the loop's max_frontier_edges.
 __device__ __forceinline__ bool block_leave_is_cheaper(const float4 (*costs)[detail::kHandbackClasses],
                                                        const detail::HandbackLevel& at, VertexId vertices,
                                                        EdgeOffset arcs) {
@@ -173,25 +176,25 @@ __device__ __forceinline__ bool block_leave_is_cheaper(const float4 (*costs)[det
   const float e = __uint2float_rn(arcs32);
   const float4 stay = costs[0][c];
   const float4 host = costs[1][c];
-  const float carry = stay.x + stay.y * v + stay.z * e + at.stay_after;
+  const float carry = stay.x + stay.y * v + (stay.z + stay.w * at.discovered_per_arc) * e + at.stay_after;
   const float to_host = host.x + host.y * v + host.z * e + at.host_after;
   return fminf(to_host, at.leave) < carry;
 }
 
-/// What a grid level of `arcs` arcs out of a frontier whose visit order ends at `visited`,
-/// matched to profile level k, is predicted to spend on the vertices it discovers: the model's
-/// price per discovery times the profile's discoveries per arc there (interpolated as the
-/// executor's profile_discovered does, without its cap at the unvisited vertices).
-__device__ __forceinline__ float grid_discovered_us(const detail::HandbackTable& t, unsigned int k, VertexId visited,
-                                                    EdgeOffset arcs) {
+/// What a level of `arcs` arcs out of a frontier whose visit order ends at `visited`, matched
+/// to profile level k, is predicted to spend on the vertices it discovers: the model's price
+/// per discovery (per_discovered: grid_per_discovered or block_per_discovered, by size class)
+/// times the profile's discoveries per arc there (interpolated as the executor's
+/// profile_discovered does, without its cap at the unvisited vertices).
+__device__ __forceinline__ float discovered_us(const detail::HandbackTable& t, const float* per_discovered,
+                                               unsigned int k, VertexId visited, EdgeOffset arcs) {
   const detail::HandbackLevel& at = t.levels[k];
   const double per_arc =
       k == 0 ? at.discovered_per_arc
              : detail::interpolate_per_arc(static_cast<double>(visited), static_cast<double>(t.levels[k - 1].visited),
                                            t.levels[k - 1].discovered_per_arc, static_cast<double>(at.visited),
                                            at.discovered_per_arc);
-  return t.model->grid_per_discovered[detail::arcs_size_class(arcs)] *
-         static_cast<float>(per_arc * static_cast<double>(arcs));
+  return per_discovered[detail::arcs_size_class(arcs)] * static_cast<float>(per_arc * static_cast<double>(arcs));
 }
 
 /// Claims v for the next level (level + 1) with parent u and pushes it into the w-queue of lane
@@ -260,7 +263,8 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     const int k = static_cast<int>(threadIdx.x) / detail::kHandbackClasses;
     const int c = static_cast<int>(threadIdx.x) % detail::kHandbackClasses;
     const detail::AffineCost cost = k == 0 ? a.handback.model->stay[0][c] : a.handback.model->host[c];
-    handback_costs[k][c] = make_float4(cost.fixed, cost.per_vertex, cost.per_edge, 0.0f);
+    const float per_discovered = k == 0 ? a.handback.model->block_per_discovered[c] : 0.0f;
+    handback_costs[k][c] = make_float4(cost.fixed, cost.per_vertex, cost.per_edge, per_discovered);
   }
 
   const unsigned int lane = threadIdx.x % 32;

@@ -256,7 +256,7 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
     const unsigned int k = detail_block::match_profile_level(t, end.profile_cursor, end.frontier_end);
     if (detail_block::leave_is_cheaper(
             t.model->stay[1], t.model->host, t.levels[k], size, end.frontier_edges,
-            detail_block::grid_discovered_us(t, k, end.frontier_end, end.frontier_edges))) {
+            detail_block::discovered_us(t, t.model->grid_per_discovered, k, end.frontier_end, end.frontier_edges))) {
       finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::Handback, cudaSuccess);
       return;
     }
@@ -618,8 +618,10 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
   if (t.model != nullptr && tail > t.price_from) {  // the hand-back decision, as the block loop makes it
     const unsigned int k = next.loop.profile_cursor =
         detail_block::match_profile_level(t, a.loop.profile_cursor, tail);
-    if (detail_block::leave_is_cheaper(t.model->stay[fits ? 0 : 1], t.model->host, t.levels[k], next_size, next_edges,
-                                       fits ? 0.0f : detail_block::grid_discovered_us(t, k, tail, next_edges))) {
+    if (detail_block::leave_is_cheaper(
+            t.model->stay[fits ? 0 : 1], t.model->host, t.levels[k], next_size, next_edges,
+            detail_block::discovered_us(t, fits ? t.model->block_per_discovered : t.model->grid_per_discovered, k, tail,
+                                        next_edges))) {
       finish(a, levels, level + 1, next_edges, detail::DeviceStop::Handback, cudaSuccess);
       return;
     }
@@ -655,6 +657,8 @@ class DynamicParallel final : public Strategy {
     // carried levels of ~5,000 arcs took 19-24 us, 5-9 predicted, one_block's (bitmap in shared
     // memory) 9-11 (H100, 2026-11-24).
     f.add("block_global_edges", grid || shared_visited_words_ != 0 ? 0.0 : edges);
+    // A one-block level's discoveries, as one_block's "discovered" (registry version 22).
+    f.add("block_discovered", grid ? 0.0 : expected_discovered(state, stats));
     // A run that starts in the one-block loop copies the visited bitmap into shared memory and
     // back, as one_block's does (its bitmap_words): uniform:1048576:8's starts took 31-35 us,
     // priced 23 (per-level oracle's trials, H100, 2026-11-26).
@@ -664,7 +668,7 @@ class DynamicParallel final : public Strategy {
     f.add("grid_edges", grid ? edges : 0.0);
     f.add("grid_dram_edges", grid ? edges * device_miss_share(stats, l2_bytes_) : 0.0);
     // A grid level's discoveries at the share of their random writes that miss the L2, as in
-    // privatized_queue (a one-block level discovers at most a few thousand vertices).
+    // privatized_queue.
     f.add("grid_dram_discovered",
           grid ? expected_discovered(state, stats) * device_vertex_miss_share(stats, l2_bytes_) : 0.0);
     // The first level of a run, when it is a grid level: the arcs each block scans. Before hubs

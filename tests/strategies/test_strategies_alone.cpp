@@ -251,18 +251,20 @@ TEST_CASE("the level-loop probes run every chain to its last level and time each
 }
 
 /// A hand-back table on the device: every size class of the run's kernels costs `stay` us a
-/// level and the host `host` us; profile levels as given.
+/// level (and the given us per vertex a grid or a one-block level discovers) and the host
+/// `host` us; profile levels as given.
 struct DeviceHandback {
   abfs::detail::DeviceBuffer<abfs::detail::HandbackModel> model{1};
   abfs::detail::DeviceBuffer<abfs::detail::HandbackLevel> levels;
   DeviceHandback(float stay, float host, const std::vector<abfs::detail::HandbackLevel>& profile,
-                 float grid_per_discovered = 0.0f)
+                 float grid_per_discovered = 0.0f, float block_per_discovered = 0.0f)
       : levels(profile.size()) {
     abfs::detail::HandbackModel m{};
     for (int c = 0; c < abfs::detail::kHandbackClasses; ++c) {
       m.stay[0][c] = m.stay[1][c] = {stay, 0.0f, 0.0f};
       m.host[c] = {host, 0.0f, 0.0f};
       m.grid_per_discovered[c] = grid_per_discovered;
+      m.block_per_discovered[c] = block_per_discovered;
     }
     REQUIRE(cudaMemcpy(model.data(), &m, sizeof m, cudaMemcpyHostToDevice) == cudaSuccess);
     REQUIRE(cudaMemcpy(levels.data(), profile.data(), levels.bytes(), cudaMemcpyHostToDevice) == cudaSuccess);
@@ -288,6 +290,27 @@ int levels_before_limit(const abfs::BfsTree& reference, std::size_t limit) {
     if (visited > limit) return static_cast<int>(level);
   }
   return static_cast<int>(per_distance.size());
+}
+
+/// The frontiers of a BFS by level, from its reference distances: vertices, and arcs out of them.
+struct LevelSizes {
+  std::vector<abfs::VertexId> vertices;
+  std::vector<abfs::EdgeOffset> arcs;
+};
+LevelSizes level_sizes(const abfs::Graph& g, const abfs::BfsTree& reference) {
+  LevelSizes sizes;
+  for (abfs::VertexId v = 0; v < g.num_vertices(); ++v) {
+    const std::int32_t d = reference.distances[v];
+    if (d < 0) continue;
+    const auto level = static_cast<std::size_t>(d);
+    if (sizes.vertices.size() <= level) {
+      sizes.vertices.resize(level + 1, 0);
+      sizes.arcs.resize(level + 1, 0);
+    }
+    ++sizes.vertices[level];
+    sizes.arcs[level] += g.out_degree(v);
+  }
+  return sizes;
 }
 
 /// The device-driven strategies a hand-back table steers: one_block, dynamic_parallel, and
@@ -424,26 +447,14 @@ TEST_CASE("dynamic_parallel's grid levels price the vertices they discover in th
   for (const auto& c : all_small_graphs()) {
     CAPTURE(c.name);
     const abfs::BfsTree reference = abfs::reference_bfs(c.graph, c.source);
-    std::vector<abfs::VertexId> vertices;
-    std::vector<abfs::EdgeOffset> arcs;
-    for (abfs::VertexId v = 0; v < c.graph.num_vertices(); ++v) {
-      const std::int32_t d = reference.distances[v];
-      if (d < 0) continue;
-      const auto level = static_cast<std::size_t>(d);
-      if (vertices.size() <= level) {
-        vertices.resize(level + 1, 0);
-        arcs.resize(level + 1, 0);
-      }
-      ++vertices[level];
-      arcs[level] += c.graph.out_degree(v);
-    }
+    const LevelSizes sizes = level_sizes(c.graph, reference);
     // Grid levels (over 32 vertices) that the term prices above leaving, after the first level.
     auto costly = [&](int level) {
       const auto l = static_cast<std::size_t>(level);
-      return level >= 1 && l < vertices.size() && vertices[l] > 32 && arcs[l] > 999;
+      return level >= 1 && l < sizes.vertices.size() && sizes.vertices[l] > 32 && sizes.arcs[l] > 999;
     };
     bool any = false;
-    for (int level = 1; level < static_cast<int>(vertices.size()); ++level) any = any || costly(level);
+    for (int level = 1; level < static_cast<int>(sizes.vertices.size()); ++level) any = any || costly(level);
     graphs_with_costly_grid_levels += any ? 1 : 0;
 
     const AloneRun with_term = run_alone(c.graph, c.source, *dp, nullptr, priced.table());
@@ -458,6 +469,62 @@ TEST_CASE("dynamic_parallel's grid levels price the vertices they discover in th
     CHECK(without.runs == 1);
   }
   CHECK(graphs_with_costly_grid_levels > 0);
+}
+
+TEST_CASE("one_block's and dynamic_parallel's one-block levels price the vertices they discover in the hand-back "
+          "decision") {
+  // Leaving costs 100 us, a level on the run 1 us plus, on a one-block level, 1 us per vertex
+  // it discovers, at the profile's one discovery per arc: a run hands back before any one-block
+  // level of over 99 arcs it would carry, and never without the term. Grid levels are not
+  // priced by it (dynamic_parallel's levels over its block queue). Not with 32-vertex block
+  // queues: there a lane's one-slot w-queue spills and dynamic_parallel runs the next level as
+  // a grid level though it fits the queue by count, so the counts do not say which levels are
+  // one-block levels.
+  constexpr float kNever = std::numeric_limits<float>::infinity();
+  constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
+  const std::string reason = "the cost models price finishing off the run cheaper";
+  const std::vector<abfs::detail::HandbackLevel> profile{{kAll, 0.0f, 100.0f, kNever, 1.0f}};
+  const DeviceHandback priced(1.0f, kNever, profile, 0.0f, 1.0f);
+  const DeviceHandback unpriced(1.0f, kNever, profile, 0.0f, 0.0f);
+  auto pq = s::make_privatized_queue();
+  const auto block = s::make_one_block();  // which levels fit the one-block loop
+  int runs_with_costly_block_levels = 0;
+  for (const auto& [name, strategy] : device_driven_runs()) {
+    if (name.find("32-vertex") != std::string::npos) continue;
+    CAPTURE(name);
+    s::Strategy* fallback = name == "one_block" ? pq.get() : nullptr;
+    for (const auto& c : all_small_graphs()) {
+      CAPTURE(c.name);
+      const abfs::BfsTree reference = abfs::reference_bfs(c.graph, c.source);
+      const LevelSizes sizes = level_sizes(c.graph, reference);
+      // One-block levels that the term prices above leaving, after the first level.
+      auto costly = [&](int level) {
+        const auto l = static_cast<std::size_t>(level);
+        if (level < 1 || l >= sizes.vertices.size() || sizes.arcs[l] <= 99) return false;
+        s::FrontierState state;
+        state.frontier_vertices = sizes.vertices[l];
+        state.frontier_edges = sizes.arcs[l];
+        return block->applicable(state);
+      };
+      const AloneRun with_term = run_alone(c.graph, c.source, *strategy, fallback, priced.table());
+      abfs::test::check_bfs(c.graph, c.source, with_term.result, reference);
+      bool carried_costly = false;  // what the run would have carried without the term
+      const AloneRun without = run_alone(c.graph, c.source, *strategy, fallback, unpriced.table());
+      abfs::test::check_bfs(c.graph, c.source, without.result, reference);
+      CHECK(without.stop_reasons.count(reason) == 0);
+      for (const AloneRun::Call& call : without.calls) {
+        for (int level = call.level + 1; level < call.level + call.levels; ++level) {
+          carried_costly = carried_costly || costly(level);
+        }
+      }
+      runs_with_costly_block_levels += carried_costly ? 1 : 0;
+      CHECK(with_term.stop_reasons.count(reason) == (carried_costly ? 1u : 0u));
+      for (const AloneRun::Call& call : with_term.calls) {
+        for (int level = call.level + 1; level < call.level + call.levels; ++level) CHECK_FALSE(costly(level));
+      }
+    }
+  }
+  CHECK(runs_with_costly_block_levels > 0);
 }
 
 TEST_CASE("every device strategy alone is correct on every real graph (skipped without ../shared/data)") {
