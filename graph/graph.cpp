@@ -240,6 +240,54 @@ std::vector<VertexId> random_sources(const Graph& graph, int count, std::uint64_
   return sources;
 }
 
+std::vector<VertexId> strongly_connected_components(const Graph& graph) {
+  constexpr VertexId kNone = ~VertexId{0};
+  const VertexId n = graph.num_vertices();
+  const Csr& csr = graph.csr();
+  // Tarjan's algorithm with an explicit call stack: each frame is a vertex and its next arc.
+  // A vertex visited but not yet in a component (component == kNone) is on `open`.
+  std::vector<VertexId> index(n, kNone), low(n, 0), component(n, kNone), open;
+  struct Frame {
+    VertexId v;
+    EdgeOffset next;
+  };
+  std::vector<Frame> calls;
+  VertexId visited = 0, components = 0;
+  auto enter = [&](VertexId v) {
+    index[v] = low[v] = visited++;
+    open.push_back(v);
+    calls.push_back({v, csr.row_offsets[v]});
+  };
+  for (VertexId root = 0; root < n; ++root) {
+    if (index[root] != kNone) continue;
+    enter(root);
+    while (!calls.empty()) {
+      Frame& f = calls.back();
+      const VertexId v = f.v;
+      if (f.next < csr.row_offsets[v + 1]) {
+        const VertexId w = csr.column_indices[f.next++];
+        if (index[w] == kNone) {
+          enter(w);  // f may dangle from here
+        } else if (component[w] == kNone) {
+          low[v] = std::min(low[v], index[w]);
+        }
+        continue;
+      }
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back().v] = std::min(low[calls.back().v], low[v]);
+      if (low[v] != index[v]) continue;
+      VertexId w = kNone;
+      do {
+        w = open.back();
+        open.pop_back();
+        component[w] = components;
+      } while (w != v);
+      ++components;
+    }
+  }
+  return component;
+}
+
 GraphStats compute_stats(const Graph& graph) {
   GraphStats s;
   s.num_vertices = graph.num_vertices();

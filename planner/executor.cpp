@@ -328,43 +328,103 @@ std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited) 
   return reaches.empty() ? 0 : std::min(static_cast<std::size_t>(at - reaches.begin()), reaches.size() - 1);
 }
 
-void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& profiles) {
+Executor::Profile Executor::make_profile(std::vector<LevelShape> levels, double mean_out_degree) {
+  Profile p;
+  p.levels = std::move(levels);
+  if (!p.levels.empty()) {
+    // One level of one vertex past the sampled BFS's last: a BFS from another source that
+    // reaches the profile's end has a non-empty frontier, whose next level is unknown but
+    // most often not empty. Priced as the BFS's last, the end of kron:22's BFSs ran two
+    // privatized_queue levels (32 and 19 us) where one_block's run took 21 and 2 (H100,
+    // 2026-11-24); if no level follows, the run's start costs ~2 us more than the cheapest.
+    LevelShape next = p.levels.back();
+    next.frontier_vertices = 1;
+    next.frontier_edges = std::max<EdgeOffset>(1, static_cast<EdgeOffset>(std::lround(mean_out_degree)));
+    p.levels.push_back(next);
+  }
+  VertexId visited = 0;
+  for (const LevelShape& l : p.levels) p.visited.push_back(visited += l.frontier_vertices);
+  auto narrower = [](const LevelShape& a, const LevelShape& b) { return a.frontier_vertices < b.frontier_vertices; };
+  const auto widest = std::max_element(p.levels.begin(), p.levels.end(), narrower);
+  p.tail_from = static_cast<std::size_t>(widest - p.levels.begin()) + 1;
+  p.tail_min = tail_minima(p.levels, p.tail_from);
+  return p;
+}
+
+void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& profiles,
+                                  const std::vector<VertexId>& sources) {
   std::vector<VertexId> reaches;
   for (const auto& levels : profiles) reaches.push_back(profile_reach(levels));
   profile_ = Profile{};
   profiles_.clear();
   profile_reaches_.clear();
+  sampled_sources_.clear();
+  component_profiles_.clear();
   for (std::size_t k : distinct_profiles(reaches)) {
-    Profile& p = profiles_.emplace_back();
-    p.levels = profiles[k];
-    if (!p.levels.empty()) {
-      // One level of one vertex past the sampled BFS's last: a BFS from another source that
-      // reaches the profile's end has a non-empty frontier, whose next level is unknown but
-      // most often not empty. Priced as the BFS's last, the end of kron:22's BFSs ran two
-      // privatized_queue levels (32 and 19 us) where one_block's run took 21 and 2 (H100,
-      // 2026-11-24); if no level follows, the run's start costs ~2 us more than the cheapest.
-      LevelShape next = p.levels.back();
-      next.frontier_vertices = 1;
-      next.frontier_edges = std::max<EdgeOffset>(1, static_cast<EdgeOffset>(std::lround(stats_.mean_out_degree)));
-      p.levels.push_back(next);
-    }
-    VertexId visited = 0;
-    for (const LevelShape& l : p.levels) p.visited.push_back(visited += l.frontier_vertices);
-    auto narrower = [](const LevelShape& a, const LevelShape& b) { return a.frontier_vertices < b.frontier_vertices; };
-    const auto widest = std::max_element(p.levels.begin(), p.levels.end(), narrower);
-    p.tail_from = static_cast<std::size_t>(widest - p.levels.begin()) + 1;
-    p.tail_min = tail_minima(p.levels, p.tail_from);
+    profiles_.push_back(make_profile(profiles[k], stats_.mean_out_degree));
     profile_reaches_.push_back(reaches[k]);
+    sampled_sources_.push_back(k < sources.size() ? sources[k] : kNoVertex);
   }
   if (profiles_.empty()) {  // no profile: an empty one
     profiles_.emplace_back();
     profile_reaches_.push_back(0);
+    sampled_sources_.push_back(kNoVertex);
+  }
+  if (!components_.empty()) {
+    for (std::size_t k = 0; k < sampled_sources_.size(); ++k) {
+      if (sampled_sources_[k] != kNoVertex) component_profiles_.emplace_back(components_[sampled_sources_[k]], k);
+    }
   }
   stats_.sampled_levels = profiles_.back().levels;  // shown: the largest
   active_profile_ = 0;
   std::swap(profile_, profiles_[0]);
   matched_ = {};
   prepare_lookaheads();
+}
+
+std::size_t Executor::component_profile(VertexId source) const {
+  if (components_.empty()) return profiles_.size();
+  const VertexId c = components_[source];
+  for (const auto& [component, k] : component_profiles_) {
+    if (component == c) return k;
+  }
+  return profiles_.size();
+}
+
+void Executor::learn_profile(VertexId source, const BfsResult& result) {
+  if (!options_.online_correction || models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_) return;
+  const VertexId reach = result.vertices_reached;
+  if (reach < kMinLearnedReach || profiles_.size() >= profile_reaches_.size() + kMaxLearnedProfiles ||
+      components_unavailable_ || result.levels.empty()) {
+    return;
+  }
+  if (component_profile(source) < profiles_.size()) return;  // known (components_ is set)
+  if (std::any_of(profile_reaches_.begin(), profile_reaches_.end(), [&](VertexId r) { return similar_reach(r, reach); })) {
+    return;  // the sampled profile of that reach goes on pricing it
+  }
+  const Graph& graph = buffers_.graph();
+  if (components_.empty()) {
+    if (graph.num_edges() > kMaxComponentArcs) {
+      components_unavailable_ = true;
+      return;
+    }
+    components_ = strongly_connected_components(graph);
+    for (std::size_t k = 0; k < sampled_sources_.size(); ++k) {
+      if (sampled_sources_[k] != kNoVertex) component_profiles_.emplace_back(components_[sampled_sources_[k]], k);
+    }
+    if (component_profile(source) < profiles_.size()) return;  // a sampled source's component
+  }
+  std::vector<LevelShape> shape;
+  shape.reserve(result.levels.size());
+  for (const LevelRecord& l : result.levels) shape.push_back({l.frontier_vertices, l.frontier_edges});
+  add_pull_profile(graph, result.distances, shape);
+  const std::size_t in_use = active_profile_;
+  const std::size_t k = profiles_.size();
+  profiles_.push_back(make_profile(std::move(shape), stats_.mean_out_degree));
+  component_profiles_.emplace_back(components_[source], k);
+  use_profile(k);
+  prepare_lookahead();
+  use_profile(in_use);
 }
 
 void Executor::use_profile(std::size_t k) {
@@ -384,6 +444,7 @@ void Executor::prepare_lookaheads() {
     use_profile(k);
     prepare_lookahead();
   }
+  use_profile(profile_reaches_.size() - 1);
 }
 
 void Executor::add_profile_features(strategies::FrontierState& state, std::size_t profile_level,
@@ -762,7 +823,7 @@ void Executor::upload_handback() {
     const unsigned int price_from = price_from_before(run.first_handback);
     // A larger profile waiting: a run that outgrows this one stops for the planner to use it.
     const unsigned int outgrown_at =
-        active_profile_ + 1 < profiles_.size() && levels > 0 ? profile_.visited.back() : ~0u;
+        by_reach() && active_profile_ + 1 < profile_reaches_.size() && levels > 0 ? profile_.visited.back() : ~0u;
     h->table = HandbackTable{h->model.data(), h->levels.data(), static_cast<unsigned int>(levels), price_from,
                              outgrown_at};
   }
@@ -1288,8 +1349,14 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
   surprise_.assign(strategies_.size(), 1.0);
   previous_frontiers_ = {};
-  use_profile(0);  // the smallest: outgrown as the BFS discovers more (outgrow_profile)
+  // Its component's profile, else the smallest: outgrown as the BFS discovers more
+  // (outgrow_profile).
+  const std::size_t own_profile = component_profile(source);
+  use_profile(own_profile < profiles_.size() ? own_profile : 0);
   profile_switches_.clear();
+  if (own_profile < profiles_.size() && !profile_.visited.empty()) {
+    profile_switches_.push_back({0, kNoVertex, profile_.visited.back() - 1});  // less its assumed last level
+  }
   // A level's time runs from the end of the previous one: the decision and the executor's
   // bookkeeping count, as they do in the total.
   auto level_clock = std::chrono::steady_clock::now();
@@ -1479,8 +1546,12 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     // One record per level now; a switch inside a host run is noted at its level.
     if (p.level < 0 || static_cast<std::size_t>(p.level) >= result.levels.size()) continue;
     char text[120];
-    std::snprintf(text, sizeof text, "; the BFS outgrew the sampled BFS of %u vertices: looks ahead with the one of %u",
-                  p.from, p.to);
+    if (p.from == kNoVertex) {
+      std::snprintf(text, sizeof text, "; looks ahead with a BFS of its source's component (%u vertices)", p.to);
+    } else {
+      std::snprintf(text, sizeof text, "; the BFS outgrew the sampled BFS of %u vertices: looks ahead with the one of %u",
+                    p.from, p.to);
+    }
     result.levels[static_cast<std::size_t>(p.level)].reason += text;
   }
 
@@ -1488,7 +1559,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   buffers_.collect(end, placement.location == Location::Device ? placement.synced_end[0] : end, result.distances,
                    result.parents);
   result.result_ms = microseconds_since(collect_start) / 1000.0;
-  use_profile(profiles_.empty() ? 0 : profiles_.size() - 1);  // predict_profile prices the largest
+  learn_profile(source, result);
+  use_profile(profile_reaches_.empty() ? 0 : profile_reaches_.size() - 1);  // predict_profile prices the largest
   learn_corrections();
   buffers_.warm_launch_path();  // for the next BFS's first launch, after the host work above
   warmed_ = true;

@@ -118,7 +118,23 @@ class Executor {
   /// (distinct_profiles). A BFS looks ahead with the smallest of them and moves on to the next
   /// larger one when it has discovered more vertices than the one it uses (profile_for). Each
   /// gets one more level of one vertex (and the mean out-degree's arcs) after its last.
-  void set_level_profiles(const std::vector<std::vector<LevelShape>>& profiles);
+  /// sources (optional, parallel to profiles): the sampled BFSs' sources, so that once the
+  /// executor knows the graph's components (learn_profile) a BFS in a sampled source's
+  /// component looks ahead with that source's profile from its level 0.
+  void set_level_profiles(const std::vector<std::vector<LevelShape>>& profiles,
+                          const std::vector<VertexId>& sources = {});
+  /// With PlanOptions::online_correction, a BFS the cost models decided whose reach no sampled
+  /// profile has (similar_reach), of kMinLearnedReach vertices or more, adds its levels as the
+  /// profile of its source's strongly connected component (strongly_connected_components,
+  /// computed at the first such BFS where the graph has at most kMaxComponentArcs arcs; every
+  /// source of a component reaches the same vertices), up to kMaxLearnedProfiles. A later BFS
+  /// from that component looks ahead with it from level 0 and never moves to another; BFSs from
+  /// other components go on as before, by reach (profile_for).
+  static constexpr std::size_t kMaxLearnedProfiles = 8;
+  static constexpr VertexId kMinLearnedReach = 256;
+  static constexpr EdgeOffset kMaxComponentArcs = EdgeOffset{1} << 24;
+  /// The profiles kept: sampled (distinct reaches) and learned.
+  std::size_t profile_count() const noexcept { return profiles_.size(); }
   /// Every level run from now on (and every Exhaustive trial) adds its samples to sink
   /// (nullptr: stop collecting). Exhaustive trials also add synchronized conversion samples.
   void collect_samples(std::vector<CostSample>* sink) { samples_ = sink; }
@@ -542,16 +558,21 @@ class Executor {
   // The profile in use; profiles_[active_profile_] is its empty slot. Swapping moves vectors
   // and device buffers, copies nothing, and keeps the hand-back tables' device pointers valid.
   Profile profile_;
-  std::vector<Profile> profiles_;          // by reach, smallest first
-  std::vector<VertexId> profile_reaches_;  // parallel to profiles_
+  // The sampled ones by reach, smallest first (the first profile_reaches_.size()), then the
+  // learned ones (learn_profile).
+  std::vector<Profile> profiles_;
+  std::vector<VertexId> profile_reaches_;  // the sampled ones'
   std::size_t active_profile_ = 0;
   void use_profile(std::size_t k);
+  static Profile make_profile(std::vector<LevelShape> levels, double mean_out_degree);
+  // Whether the profile in use is one of those ordered by reach, which a BFS may outgrow.
+  bool by_reach() const noexcept { return active_profile_ < profile_reaches_.size(); }
   // Moves on to the profile for a BFS that has discovered `visited` vertices before `level`
   // where the one in use discovered fewer (profile_for); returns whether it did. The level log
   // notes it (profile_switches_).
   bool outgrow_profile(VertexId visited, int level) {
-    if (visited <= (profile_.visited.empty() ? 0 : profile_.visited.back()) ||
-        active_profile_ + 1 >= profiles_.size()) {
+    if (visited <= (profile_.visited.empty() ? 0 : profile_.visited.back()) || !by_reach() ||
+        active_profile_ + 1 >= profile_reaches_.size()) {
       return false;
     }
     const VertexId from = profile_reaches_[active_profile_];
@@ -561,10 +582,29 @@ class Executor {
   }
   struct ProfileSwitch {
     int level;
-    VertexId from, to;  // the profiles' reaches
+    VertexId from, to;  // the profiles' reaches; from kNoVertex: its component's, from level 0
   };
   std::vector<ProfileSwitch> profile_switches_;  // this BFS's, noted in its level log
   void prepare_lookaheads();  // prepare_lookahead for every profile; the largest in use after it
+
+  // Component-keyed profiles (learn_profile). components_: by vertex, its strongly connected
+  // component (empty until the first BFS that learns); component_profiles_: (component,
+  // index into profiles_), the sampled sources' and the learned ones.
+  std::vector<VertexId> sampled_sources_;  // by sampled profile, parallel to profile_reaches_
+  std::vector<VertexId> components_;
+  std::vector<std::pair<VertexId, std::size_t>> component_profiles_;
+  bool components_unavailable_ = false;  // the graph has more than kMaxComponentArcs arcs
+  // The profile of `source`'s component, or profiles_.size() where none is known.
+  std::size_t component_profile(VertexId source) const;
+  // cnr-2000's sampled BFSs reached 10, 17, 18,997 and 325,557 vertices; a BFS from source
+  // 44408 (2,531 vertices, 14 levels of 140-290 vertices and 2,000-7,000 arcs) was priced by
+  // the 18,997-vertex profile from its level 1, whose next levels discover thousands of
+  // vertices: its host levels were priced 27-31 us where they took 10, so it left the host at
+  // level 2-4 for a one-block loop, 0.168 ms against the per-level oracle's 0.116-0.120 all on
+  // the host (H100, 2026-11-26). Matched by reach alone, a learned profile misled the BFSs of
+  // other components that pass through its size (a 73-vertex BFS started a one_block run at
+  // 42 us where the host takes 6-10; docs/PERFORMANCE.md, twenty-ninth session, item 4).
+  void learn_profile(VertexId source, const BfsResult& result);
 
   // Online correction (PlanOptions::online_correction): log factors by slot and class (sizes
   // by powers of 4, in groups), with a per-slot fallback for each group not seen yet (after a

@@ -99,7 +99,8 @@ struct Plan::Impl {
     // vertices (within 10%: the same component, as a rule) or kProfileSources have run. A
     // connected graph samples two and keeps one; cnr-2000 keeps four (10 to 325,557 vertices).
     // Seed 2: not the sources of a run's --random-sources (seed 1 by default), which the
-    // profile would match exactly.
+    // profile would match exactly. With their sources, a BFS in a sampled source's component
+    // uses that one's profile once the executor has the components (Executor::learn_profile).
     constexpr int kProfileSources = 4;
     std::vector<std::vector<LevelShape>> profiles;
     std::vector<VertexId> sources, reaches;
@@ -114,7 +115,7 @@ struct Plan::Impl {
     }
     executor->stats().sampled_source = sources[detail::distinct_profiles(reaches).back()];  // the one shown
     executor->warm_strategies(executor->stats().sampled_source);
-    executor->set_level_profiles(profiles);
+    executor->set_level_profiles(profiles, sources);
     if (entry == nullptr) {
       executor->set_models(nullptr, "built-in rule (" + join(why, "; ") + ")");
       return;

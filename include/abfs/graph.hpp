@@ -199,6 +199,14 @@ ValidationResult validate_bfs(const Graph& graph, VertexId source,
 /// a million draws, so a graph with no out-arcs gives none.
 std::vector<VertexId> random_sources(const Graph& graph, int count, std::uint64_t seed);
 
+/// The strongly connected component of every vertex (|V| ids in [0, number of components),
+/// numbered in the order Tarjan's algorithm completes them): u and v share an id exactly when
+/// each reaches the other over out-arcs, so every source of one component reaches the same
+/// vertices. For an undirected graph (both arcs of every edge) these are its connected
+/// components. Iterative (no recursion depth limit); O(|V| + |E|) time, 3 |V| ids of memory.
+/// @see R. Tarjan, "Depth-first search and linear graph algorithms", SIAM J. Comput. 1(2), 1972.
+std::vector<VertexId> strongly_connected_components(const Graph& graph);
+
 /// Edges in the traversed component under the Graph500 rule: arcs out of reached vertices,
 /// halved for undirected graphs. Used for GTEPS.
 EdgeOffset traversed_edges(const Graph& graph, const std::vector<std::int32_t>& distances);

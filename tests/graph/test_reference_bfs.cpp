@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <random>
+#include <set>
 
 TEST_CASE("reference BFS on the lecture's 9-vertex graph gives the lecture's levels") {
   const abfs::Graph g = abfs::test::lecture_graph();
@@ -149,4 +151,44 @@ TEST_CASE("add_pull_profile counts what a bottom-up step scans at each level") {
   }
   std::vector<abfs::LevelShape> wrong(1);
   CHECK_THROWS_AS(abfs::add_pull_profile(hub, std::vector<std::int32_t>(3, 0), wrong), abfs::InvalidArgument);
+}
+
+TEST_CASE("strongly connected components are the classes of mutual reachability") {
+  // Against the definition: u and v share an id exactly when each reaches the other (reference
+  // BFSs), on random digraphs sparse enough for many components, their symmetric versions
+  // (connected components), a long path (depth past any recursion limit) and a cycle.
+  auto check = [](const abfs::Graph& g) {
+    const std::vector<abfs::VertexId> component = abfs::strongly_connected_components(g);
+    const abfs::VertexId n = g.num_vertices();
+    REQUIRE(component.size() == n);
+    std::vector<std::vector<std::int32_t>> reach;
+    for (abfs::VertexId v = 0; v < n; ++v) reach.push_back(abfs::reference_bfs(g, v).distances);
+    for (abfs::VertexId u = 0; u < n; ++u) {
+      CHECK(component[u] < n);
+      for (abfs::VertexId v = 0; v < n; ++v) {
+        const bool mutual = reach[u][v] >= 0 && reach[v][u] >= 0;
+        if ((component[u] == component[v]) != mutual) {
+          FAIL_CHECK("vertices " << u << " and " << v << ": ids " << component[u] << ", " << component[v]
+                                 << ", mutually reachable " << mutual);
+        }
+      }
+    }
+  };
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 20; ++trial) {
+    const abfs::VertexId n = 1 + rng() % 40;
+    std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+    for (abfs::VertexId k = 0; k < n + n / 2; ++k) arcs.emplace_back(rng() % n, rng() % n);
+    CAPTURE(trial);
+    check(abfs::test::make_graph(n, arcs, true, true));
+    check(abfs::test::make_graph(n, arcs, false, true));
+  }
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> path;
+  for (abfs::VertexId v = 0; v + 1 < 200000; ++v) path.emplace_back(v, v + 1);
+  const std::vector<abfs::VertexId> one_way = abfs::strongly_connected_components(abfs::test::make_graph(200000, path, true));
+  CHECK(std::set<abfs::VertexId>(one_way.begin(), one_way.end()).size() == 200000);
+  path.emplace_back(199999, 0);
+  const std::vector<abfs::VertexId> cycle = abfs::strongly_connected_components(abfs::test::make_graph(200000, path, true));
+  CHECK(std::count(cycle.begin(), cycle.end(), cycle[0]) == 200000);
+  CHECK(abfs::strongly_connected_components(abfs::Graph()).empty());
 }

@@ -551,6 +551,94 @@ TEST_CASE("an executor with profiles of two components moves to the larger where
   }
 }
 
+TEST_CASE("a BFS in a component no profile has teaches that component's later BFSs its levels, and no other's") {
+  // Paths (components) of 10 (0-9), 600 (10-609), 2,000 (610-2609) and 400 vertices
+  // (2610-3009); profiles sampled from 0 and 610. A BFS from 10 outgrows the 10-vertex profile
+  // for the 2,000-vertex one; its levels become its component's profile, so one from 609 looks
+  // ahead with them from level 0 and moves nowhere. One from 2610 (a component of 400, between
+  // the two sampled sizes and below the learned one) still goes by reach, to 2,000, and one
+  // from 1000 uses the sampled source 610's profile from level 0 (the components are known by
+  // then). Without the online correction nothing is learned. With host runs off every level is
+  // decided apart, so the log shows every move.
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+  for (const auto& [first, last] : std::vector<std::pair<abfs::VertexId, abfs::VertexId>>{
+           {0, 9}, {10, 609}, {610, 2609}, {2610, 3009}}) {
+    for (abfs::VertexId v = first; v < last; ++v) arcs.emplace_back(v, v + 1);
+  }
+  const abfs::Graph g = abfs::test::make_graph(3010, arcs, false);
+  const std::string to_large = "the BFS outgrew the sampled BFS of 10 vertices: looks ahead with the one of 2000";
+  auto notes = [](const abfs::BfsResult& r, const std::string& note) {
+    std::vector<int> levels;
+    for (const auto& l : r.levels) {
+      if (l.reason.find(note) != std::string::npos) levels.push_back(l.level);
+    }
+    return levels;
+  };
+  const std::string own_600 = "looks ahead with a BFS of its source's component (600 vertices)";
+  const std::string own_2000 = "looks ahead with a BFS of its source's component (2000 vertices)";
+  const std::string own_any = "its source's component";
+  for (const bool online : {true, false}) {
+    CAPTURE(online);
+    abfs::PlanOptions options = host_only();
+    options.online_correction = online;
+    abfs::detail::Executor executor(g, options, false);
+    executor.set_level_profiles({executor.sample_levels(0), executor.sample_levels(610)}, {0, 610});
+    executor.set_models(hundredfold_too_fast_models(g), "test");
+    executor.set_host_runs(false);
+    REQUIRE(executor.profile_count() == 2);
+    abfs::BfsResult r;
+    executor.execute(10, r);
+    abfs::test::check_bfs(g, 10, r);
+    CHECK(notes(r, to_large) == std::vector<int>{11});
+    CHECK(notes(r, own_any).empty());
+    CHECK(executor.profile_count() == (online ? 3 : 2));
+
+    executor.execute(609, r);  // the same component
+    abfs::test::check_bfs(g, 609, r);
+    CHECK(notes(r, own_600) == (online ? std::vector<int>{0} : std::vector<int>{}));
+    CHECK(notes(r, to_large) == (online ? std::vector<int>{} : std::vector<int>{11}));
+
+    executor.execute(2610, r);  // another component, smaller than the learned one
+    abfs::test::check_bfs(g, 2610, r);
+    CHECK(notes(r, to_large) == std::vector<int>{11});
+    CHECK(notes(r, own_any).empty());
+    CHECK(executor.profile_count() == (online ? 4 : 2));  // and it learned that one
+
+    executor.execute(1000, r);  // the sampled source 610's component
+    abfs::test::check_bfs(g, 1000, r);
+    CHECK(notes(r, own_2000) == (online ? std::vector<int>{0} : std::vector<int>{}));
+    CHECK(notes(r, to_large) == (online ? std::vector<int>{} : std::vector<int>{6}));
+    CHECK(executor.stats().sampled_levels.size() == 2001);  // the largest sampled is still the one shown
+    CHECK(executor.predict_profile().size() == 2001);
+  }
+  // Twelve path components of 300 to 850 vertices and a profile of a 5,000-vertex one: their
+  // BFSs learn up to kMaxLearnedProfiles, each is correct, and a repeat of the first uses its own.
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> paths;
+  std::vector<abfs::VertexId> starts;
+  abfs::VertexId next = 0;
+  for (abfs::VertexId length = 300; length <= 850; length += 50) {
+    starts.push_back(next);
+    for (abfs::VertexId v = next; v + 1 < next + length; ++v) paths.emplace_back(v, v + 1);
+    next += length;
+  }
+  const abfs::VertexId long_path = next;
+  for (abfs::VertexId v = next; v + 1 < next + 5000; ++v) paths.emplace_back(v, v + 1);
+  const abfs::Graph many = abfs::test::make_graph(next + 5000, paths, false);
+  abfs::detail::Executor executor(many, host_only(), false);
+  executor.set_level_profiles({executor.sample_levels(long_path)}, {long_path});
+  executor.set_models(hundredfold_too_fast_models(many), "test");
+  abfs::BfsResult r;
+  for (const abfs::VertexId source : starts) {
+    CAPTURE(source);
+    executor.execute(source, r);
+    abfs::test::check_bfs(many, source, r);
+  }
+  CHECK(executor.profile_count() == 1 + abfs::detail::Executor::kMaxLearnedProfiles);
+  executor.execute(starts.front() + 299, r);
+  abfs::test::check_bfs(many, starts.front() + 299, r);
+  CHECK(notes(r, "looks ahead with a BFS of its source's component (300 vertices)") == std::vector<int>{0});
+}
+
 TEST_CASE("a frontier in a BFS's tail is matched to the sampled level whose frontier had shrunk as far") {
   using abfs::detail::shrunk_to;
   using abfs::detail::tail_minima;
