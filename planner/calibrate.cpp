@@ -226,14 +226,20 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
     // hundreds of tiny frontiers), their arcs went to 2.3e-5 us each and then to 0, where
     // one_block's fit has 7.2e-4: cnr-2000's carried levels of 2,500-6,800 arcs took 8.5-12 us
     // priced 2.2-3.0, and the plan left the host for a run that cost 1.4x the host's levels
-    // (H100, 2026-11-26).
+    // (H100, 2026-11-26). So is a run's copy of the visited bitmap into shared memory and back
+    // (the same code): fitted beside the run's fixed cost on the sweep's three graph sizes that
+    // keep it there, it came to 5.8e-4 us a word against one_block's 1.8e-4, and a run from
+    // uniform:1048576:8's level 0 (32,768 words) was priced 63.5 us against one_block's 47.2
+    // where both took 38-51 (the per-level oracle's, dynamic_parallel's, 45-48): the plan
+    // started one_block runs there and finished 1.16x the oracle (H100, 2026-11-26).
     if (name == "dynamic_parallel" && entry.models.count("one_block") != 0) {
       const CostModelFit& block = entry.models["one_block"];
       const std::pair<const char*, const char*> shared[] = {
           {"block_level", "level"},
           {"block_vertices", "frontier_vertices"},
           {"block_edges", "frontier_edges"},
-          {"block_discovered", "discovered"}};
+          {"block_discovered", "discovered"},
+          {"bitmap_words", "bitmap_words"}};
       for (const auto& [dp_feature, block_feature] : shared) {
         if (const auto us = coefficient_of(block, block_feature)) fixed[dp_feature] = *us;
       }
