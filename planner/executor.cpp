@@ -1006,7 +1006,8 @@ bool Executor::continue_on_host(const strategies::FrontierState& state, const Pl
 Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOffset frontier_edges, std::size_t at,
                                              bool fresh) const {
   HostStay price;
-  price.level_us = host_carried_us(frontier_vertices, frontier_edges);
+  const std::size_t slot = correction_slot(host_strategy_);
+  price.level_us = host_carried_us(frontier_vertices, frontier_edges) * (slot < surprise_.size() ? surprise_[slot] : 1.0);
   const std::size_t levels = profile_.value.size() - 1;
   const Place after = fresh ? Place::HostFresh : Place::Host;
   price.after_us = at + 1 < levels ? profile_.value[at + 1][static_cast<std::size_t>(after)] : 0.0;
@@ -1060,6 +1061,17 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
     const strategies::LevelOutcome out = host.run(next);
     const std::uint64_t now_ns = steady_ns(std::chrono::steady_clock::now());
     host_run_levels_.push_back({end - begin, 0u, edges, last_ns, now_ns});
+    // A carried level far slower than priced raises the host's surprise factor for the stay
+    // tests after it, as a decided level's does for the decisions (note_surprise): the run
+    // otherwise went on by prices that this BFS had disproved. soc-Slashdot0902's source 28832
+    // carried levels of 383,286, 431,554 and 37,854 arcs on the host at 539, 439 and 389 us,
+    // priced 50, 99 and 73, and took 1.52 ms where the next round's BFS from it took 0.136
+    // (H100, 2026-11-26). The run's first level is noted once the run is over (learn_level).
+    if (decide) {
+      const std::size_t slot = correction_slot(&host);
+      note_surprise(slot, host_carried_us(end - begin, edges) * (slot < surprise_.size() ? surprise_[slot] : 1.0),
+                    static_cast<double>(now_ns - last_ns) / 1000.0);
+    }
     last_ns = now_ns;
     examined += out.edges_examined;
     begin = end;

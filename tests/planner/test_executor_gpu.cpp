@@ -170,6 +170,53 @@ TEST_CASE("the built-in rule goes bottom-up on the middle levels of a Kronecker 
   CHECK(used.count("gather_pull") == 1);
 }
 
+TEST_CASE("a host run's level that takes far longer than priced raises the host's price for the rest of that BFS") {
+  // cpu_expand's per-arc and per-vertex terms at a tenth of the device's wisdom: the first
+  // decisions start host runs, whose levels of the Kronecker graph then take several times
+  // their price. A carried level that takes kSurpriseRatio (3) times its price and 60 us more
+  // raises the host's surprise factor at once, so the decision after the run prices cpu_expand
+  // by it (the log notes "slower than priced earlier in this BFS"); before, the factor was
+  // raised only by decided levels, and the run went on by the disproved prices.
+  abfs::Wisdom wisdom = device_wisdom();
+  abfs::DeviceWisdom* entry = wisdom.find(abfs::current_device_fingerprint());
+  REQUIRE(entry != nullptr);
+  abfs::CostModelFit& cpu = entry->models["cpu_expand"];
+  for (std::size_t i = 0; i < cpu.features.size(); ++i) {
+    if (cpu.features[i] != "serial_level" && cpu.features[i] != "parallel_level" && cpu.features[i] != "team_wake") {
+      cpu.coefficients[i] *= 0.1;
+    }
+  }
+  const abfs::Graph g = abfs::generate_kronecker(18, 16, 3);
+  int surprising_runs = 0;
+  for (const abfs::VertexId source : abfs::test::sample_sources(g, 6)) {
+    abfs::Plan plan = abfs::plan_bfs(g, wisdom, {});
+    abfs::BfsResult r;
+    plan.execute(source, r);
+    abfs::test::check_bfs(g, source, r);
+    std::string table;
+    for (const auto& l : r.levels) {
+      table += std::to_string(l.level) + " " + l.strategy + " " + std::to_string(l.time_us) + " / " +
+               std::to_string(l.predicted_us) + " " + l.reason.substr(0, 160) + "\n";
+    }
+    CAPTURE(source);
+    CAPTURE(table);
+    bool surprised = false;  // a carried host level so far in this host run took 3x and 60 us over its price
+    for (const auto& l : r.levels) {
+      const bool carried = l.reason.find("continued on the host (host run)") == 0;
+      if (carried) {
+        surprised = surprised || (l.time_us > 3.0 * l.predicted_us && l.time_us > l.predicted_us + 60.0);
+        continue;
+      }
+      if (surprised && l.reason.find("cpu_expand") != std::string::npos) {
+        ++surprising_runs;
+        CHECK(l.reason.find("slower than priced earlier in this BFS") != std::string::npos);
+      }
+      surprised = false;
+    }
+  }
+  CHECK(surprising_runs > 0);
+}
+
 TEST_CASE("a forced strategy that is not applicable is replaced for that level, and the log says why") {
   std::vector<std::pair<abfs::VertexId, abfs::VertexId>> star;
   for (abfs::VertexId v = 1; v < 5001; ++v) star.push_back({0, v});  // 5,000 arcs: one_block takes level 0
