@@ -370,16 +370,18 @@ void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& pr
     profile_reaches_.push_back(0);
     sampled_sources_.push_back(kNoVertex);
   }
-  if (!components_.empty()) {
-    for (std::size_t k = 0; k < sampled_sources_.size(); ++k) {
-      if (sampled_sources_[k] != kNoVertex) component_profiles_.emplace_back(components_[sampled_sources_[k]], k);
-    }
-  }
+  if (!components_.empty()) key_sampled_profiles();
   stats_.sampled_levels = profiles_.back().levels;  // shown: the largest
   active_profile_ = 0;
   std::swap(profile_, profiles_[0]);
   matched_ = {};
   prepare_lookaheads();
+}
+
+void Executor::key_sampled_profiles() {
+  for (std::size_t k = 0; k < sampled_sources_.size(); ++k) {
+    if (sampled_sources_[k] != kNoVertex) component_profiles_.emplace_back(components_[sampled_sources_[k]], k);
+  }
 }
 
 std::size_t Executor::component_profile(VertexId source) const {
@@ -409,9 +411,7 @@ void Executor::learn_profile(VertexId source, const BfsResult& result) {
       return;
     }
     components_ = strongly_connected_components(graph);
-    for (std::size_t k = 0; k < sampled_sources_.size(); ++k) {
-      if (sampled_sources_[k] != kNoVertex) component_profiles_.emplace_back(components_[sampled_sources_[k]], k);
-    }
+    key_sampled_profiles();
     if (component_profile(source) < profiles_.size()) return;  // a sampled source's component
   }
   std::vector<LevelShape> shape;

@@ -594,6 +594,8 @@ class Executor {
   std::vector<VertexId> components_;
   std::vector<std::pair<VertexId, std::size_t>> component_profiles_;
   bool components_unavailable_ = false;  // the graph has more than kMaxComponentArcs arcs
+  // Keys each sampled profile by its source's component (components_ is set).
+  void key_sampled_profiles();
   // The profile of `source`'s component, or profiles_.size() where none is known.
   std::size_t component_profile(VertexId source) const;
   // cnr-2000's sampled BFSs reached 10, 17, 18,997 and 325,557 vertices; a BFS from source
