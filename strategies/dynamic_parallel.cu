@@ -39,10 +39,11 @@
 // The kernel for a level is chosen by thresholds; there is no bottom-up step (it hands over to
 // one), and arcs are balanced without a scan of the frontier's degrees (lanes per vertex by the
 // mean degree, the warp for long lists, the grid for hubs), unlike privatized_queue's tiles.
-// Cost features: 1 host copy, launch and round trip per run; per grid level one device launch,
-// the frontier's arcs scanned, one atomic per arc and per block, the vertices it discovers
-// (random writes that miss the L2 on graphs of millions of vertices); on a run's first level,
-// the arcs per block of its grid (hubs).
+// Cost features: one host launch and round trip per run (the first link reads where it starts
+// from mapped host memory; a run that starts with a grid level copies it first); per grid level
+// one device launch, the frontier's arcs scanned, one atomic per arc and per block, the vertices
+// it discovers (random writes that miss the L2 on graphs of millions of vertices); on a run's
+// first level, the arcs per block of its grid (hubs).
 // @see Luo, Wong, Hwu, DAC 2010 (hierarchical kernel arrangement); NVIDIA, CUDA Programming
 //      Guide, "CUDA Graphs: Device Graph Launch" (tail launch of device graphs).
 
@@ -189,10 +190,12 @@ __host__ __device__ inline int grid_graph_index(unsigned int blocks) {
   return k;
 }
 
-/// Copies state->start into shared memory with the whole block (a link's kernel parameters are
-/// fixed in its graph, so what changes from link to link is read from device memory).
-__device__ const DpStart& load_start(const DpState* state, unsigned long long* shared_words) {
-  const auto* words = reinterpret_cast<const unsigned long long*>(&state->start);
+/// Copies a link's start into shared memory with the whole block (a link's kernel parameters are
+/// fixed in its graph, so what changes from link to link is read from memory): from
+/// DpState::start in device memory, or, for the one-block loop the host launches, from the
+/// host's mapped copy.
+__device__ const DpStart& load_start(const DpStart* from, unsigned long long* shared_words) {
+  const auto* words = reinterpret_cast<const unsigned long long*>(from);
   for (unsigned int k = threadIdx.x; k < sizeof(DpStart) / sizeof(unsigned long long); k += blockDim.x) {
     shared_words[k] = words[k];
   }
@@ -223,10 +226,11 @@ __device__ void finish(const DpArgs& a, unsigned int levels, int level, EdgeOffs
   detail::publish_counters(c, a.loop.host_counters, a.loop.sequence);
 }
 
-/// The one-block loop as a link of the chain (one block of kBlockThreads threads).
-__global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state) {
+/// The one-block loop as a link of the chain (one block of kBlockThreads threads), started from
+/// `from`: &state->start where a link launched it, the host's mapped DpStart where the host did.
+__global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state, const DpStart* from) {
   __shared__ unsigned long long start_words[sizeof(DpStart) / sizeof(unsigned long long)];
-  const DpStart& start = load_start(state, start_words);
+  const DpStart& start = load_start(from, start_words);
   const DpArgs& a = start.args;
   const DpLink& l = start.link;
   const unsigned long long start_ns = l.start_ns != 0 ? l.start_ns : detail::global_ns();
@@ -279,7 +283,7 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state)
 /// the whole grid for hubs; the last block to finish launches the next link.
 __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_level(DpState* state) {
   __shared__ unsigned long long start_words[sizeof(DpStart) / sizeof(unsigned long long)];
-  const DpStart& start = load_start(state, start_words);
+  const DpStart& start = load_start(&state->start, start_words);
   const DpArgs& a = start.args;
   const VertexId frontier_begin = start.link.frontier_begin;
   const VertexId frontier_end = start.link.frontier_end;
@@ -708,20 +712,28 @@ class DynamicParallel final : public Strategy {
 
   LevelOutcome run(LevelContext& c) override {
     const cudaStream_t s = c.buffers.stream();
-    DpStart& entry = *entry_.data();  // the previous run's copy has completed: its chain published after it
+    DpStart& entry = *entry_.data();  // the previous run has read it: its chain published after
     entry.args = DpArgs{detail_block::block_loop_args(c.buffers, config_.block_loop, shared_visited_words_),
                         static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity))};
     entry.args.loop.handback = c.handback;
     // start_ns 0: the first link stamps its own start.
     entry.link = DpLink{c.frontier_begin, c.frontier_end, c.frontier_edges, c.level, 0, 0};
     const VertexId size = c.frontier_end - c.frontier_begin;
-    const cudaGraphExec_t first = fits(size, c.frontier_edges)
-                                      ? block_graph_->exec()
-                                      : grid_graphs_.at(static_cast<std::size_t>(
-                                                            grid_graph_index(grid_blocks(size, c.frontier_edges))))
-                                            .exec();
-    ABFS_CUDA_CHECK(cudaMemcpyAsync(&state_.data()->start, &entry, sizeof(DpStart), cudaMemcpyHostToDevice, s));
-    ABFS_CUDA_CHECK(cudaGraphLaunch(first, s));
+    if (fits(size, c.frontier_edges)) {
+      // The one-block loop reads its start from entry_ (mapped host memory) as it starts: one
+      // API call. The copy into device memory first cost the host 2.5-15 us more (its median
+      // 5-12 us on uniform:1048576:8, host API calls being slower there); runs from the one-block
+      // loop started 1.5-4 us sooner in the plan (wave, uk-2007-05@100000, cnr-2000,
+      // ca-AstroPh-lcc) and forced ones 5-19 us (email-Enron 32.2 -> 26.3 us,
+      // uniform:1048576:8 72.1 -> 52.7; medians, H100, 2026-11-26).
+      ABFS_CUDA_CHECK(cudaGraphLaunch(host_block_graph_->exec(), s));
+    } else {
+      // A grid level's blocks read their start from device memory: thousands of blocks reading
+      // the host's copy would cross the bus as many times.
+      ABFS_CUDA_CHECK(cudaMemcpyAsync(&state_.data()->start, &entry, sizeof(DpStart), cudaMemcpyHostToDevice, s));
+      const auto graph = static_cast<std::size_t>(grid_graph_index(grid_blocks(size, c.frontier_edges)));
+      ABFS_CUDA_CHECK(cudaGraphLaunch(grid_graphs_.at(graph).exec(), s));
+    }
     // The link that ends the chain publishes the counters; the host reads where the run stopped.
     return detail_block::read_device_run(c, entry.args.loop.sequence);
   }
@@ -737,13 +749,21 @@ class DynamicParallel final : public Strategy {
   void build_graphs(detail::BfsBuffers& buffers) {
     const cudaStream_t s = buffers.stream();
     if (state_.size() == 0) state_ = detail::DeviceBuffer<DpState>(1);
-    if (entry_.size() == 0) entry_ = detail::PinnedBuffer<DpStart>(1);
+    if (entry_.size() == 0) entry_ = detail::PinnedBuffer<DpStart>(1, cudaHostAllocMapped);
     DpState* state = state_.data();
     grid_graphs_.clear();
     block_graph_ = std::make_unique<detail::CudaGraph>();
     detail::add_kernel_node(block_graph_->get(), nullptr, dp_block_levels, dim3(1), dim3(kBlockThreads),
-                            static_cast<unsigned int>(block_shared_bytes_), state);
+                            static_cast<unsigned int>(block_shared_bytes_), state,
+                            static_cast<const DpStart*>(&state->start));
     block_graph_->instantiate(cudaGraphInstantiateFlagDeviceLaunch, s);
+    // The same kernel for the host to launch, reading its start from entry_: a graph (not a
+    // plain launch) because only a kernel in a graph may launch the next link.
+    host_block_graph_ = std::make_unique<detail::CudaGraph>();
+    detail::add_kernel_node(host_block_graph_->get(), nullptr, dp_block_levels, dim3(1), dim3(kBlockThreads),
+                            static_cast<unsigned int>(block_shared_bytes_), state,
+                            static_cast<const DpStart*>(entry_.data()));
+    host_block_graph_->instantiate(0, s);
     DpState image{};
     image.block_graph = block_graph_->exec();
     const VertexId n = buffers.num_vertices();
@@ -765,7 +785,8 @@ class DynamicParallel final : public Strategy {
   DynamicParallelConfig config_;
   detail::DeviceBuffer<DpState> state_;
   detail::PinnedBuffer<DpStart> entry_;
-  std::unique_ptr<detail::CudaGraph> block_graph_;
+  std::unique_ptr<detail::CudaGraph> block_graph_;       // launched by the links
+  std::unique_ptr<detail::CudaGraph> host_block_graph_;  // launched by the host (run)
   std::vector<detail::CudaGraph> grid_graphs_;
   std::size_t block_shared_bytes_ = 0;
   unsigned int shared_visited_words_ = 0;
