@@ -105,6 +105,10 @@ constexpr unsigned int kGridArcBlocksMax = 2048;
 /// 0.15, cnr-2000 0.93 / 0.87 / 0.89 / 1.05, uniform:1048576:8 0.38 / 0.35 / 0.36 / 0.39.
 constexpr int kGridResidentBlocks = 5;
 
+/// Grid levels the host launches read their start from its mapped copy up to 2^(this - 1)
+/// blocks (a few microseconds of bus reads at most); wider ones from a copy in device memory.
+constexpr int kHostStartGraphs = 9;
+
 /// Lanes that scan one frontier vertex's arcs, from the frontier's mean degree.
 __host__ __device__ inline unsigned int grid_group_lanes(VertexId frontier_size, EdgeOffset frontier_edges) {
   const EdgeOffset size = frontier_size > 0 ? frontier_size : 1;
@@ -280,10 +284,12 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state,
 
 /// One multi-block top-down level over order[frontier_begin, frontier_end): a group of lanes per
 /// frontier vertex (grid_group_lanes), the warp for longer lists, the block or, on hub levels,
-/// the whole grid for hubs; the last block to finish launches the next link.
-__global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_level(DpState* state) {
+/// the whole grid for hubs; the last block to finish launches the next link. Started from `from`
+/// as dp_block_levels.
+__global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_level(DpState* state,
+                                                                                    const DpStart* from) {
   __shared__ unsigned long long start_words[sizeof(DpStart) / sizeof(unsigned long long)];
-  const DpStart& start = load_start(&state->start, start_words);
+  const DpStart& start = load_start(from, start_words);
   const DpArgs& a = start.args;
   const VertexId frontier_begin = start.link.frontier_begin;
   const VertexId frontier_end = start.link.frontier_end;
@@ -719,20 +725,25 @@ class DynamicParallel final : public Strategy {
     // start_ns 0: the first link stamps its own start.
     entry.link = DpLink{c.frontier_begin, c.frontier_end, c.frontier_edges, c.level, 0, 0};
     const VertexId size = c.frontier_end - c.frontier_begin;
-    if (fits(size, c.frontier_edges)) {
-      // The one-block loop reads its start from entry_ (mapped host memory) as it starts: one
-      // API call. The copy into device memory first cost the host 2.5-15 us more (its median
-      // 5-12 us on uniform:1048576:8, host API calls being slower there); runs from the one-block
+    const bool block_first = fits(size, c.frontier_edges);
+    const int grid = block_first ? -1 : grid_graph_index(grid_blocks(size, c.frontier_edges));
+    if (block_first || grid < kHostStartGraphs) {
+      // The first link reads its start from entry_ (mapped host memory) as it starts: one API
+      // call. The copy into device memory first cost the host 2.5-15 us more (its median 5-12
+      // us on uniform:1048576:8, host API calls being slower there); runs from the one-block
       // loop started 1.5-4 us sooner in the plan (wave, uk-2007-05@100000, cnr-2000,
       // ca-AstroPh-lcc) and forced ones 5-19 us (email-Enron 32.2 -> 26.3 us,
-      // uniform:1048576:8 72.1 -> 52.7; medians, H100, 2026-11-26).
-      ABFS_CUDA_CHECK(cudaGraphLaunch(host_block_graph_->exec(), s));
+      // uniform:1048576:8 72.1 -> 52.7; medians, H100, 2026-11-26). Grid levels of up to 256
+      // blocks too: the plan's BFSs 1.1-1.9% faster on four graphs that start runs with them
+      // (ca-AstroPh-lcc, cnr-2000, email-Enron, uk-2007-05@100000; soc-Slashdot0902 0.1%;
+      // paired medians, 6 x 16 sources, the same day).
+      ABFS_CUDA_CHECK(cudaGraphLaunch(
+          block_first ? host_block_graph_->exec() : host_grid_graphs_.at(static_cast<std::size_t>(grid)).exec(), s));
     } else {
-      // A grid level's blocks read their start from device memory: thousands of blocks reading
-      // the host's copy would cross the bus as many times.
+      // Wider grids read their start from device memory: each of their blocks reading the
+      // host's copy would cross the bus as many times.
       ABFS_CUDA_CHECK(cudaMemcpyAsync(&state_.data()->start, &entry, sizeof(DpStart), cudaMemcpyHostToDevice, s));
-      const auto graph = static_cast<std::size_t>(grid_graph_index(grid_blocks(size, c.frontier_edges)));
-      ABFS_CUDA_CHECK(cudaGraphLaunch(grid_graphs_.at(graph).exec(), s));
+      ABFS_CUDA_CHECK(cudaGraphLaunch(grid_graphs_.at(static_cast<std::size_t>(grid)).exec(), s));
     }
     // The link that ends the chain publishes the counters; the host reads where the run stopped.
     return detail_block::read_device_run(c, entry.args.loop.sequence);
@@ -752,6 +763,7 @@ class DynamicParallel final : public Strategy {
     if (entry_.size() == 0) entry_ = detail::PinnedBuffer<DpStart>(1, cudaHostAllocMapped);
     DpState* state = state_.data();
     grid_graphs_.clear();
+    host_grid_graphs_.clear();
     block_graph_ = std::make_unique<detail::CudaGraph>();
     detail::add_kernel_node(block_graph_->get(), nullptr, dp_block_levels, dim3(1), dim3(kBlockThreads),
                             static_cast<unsigned int>(block_shared_bytes_), state,
@@ -771,8 +783,15 @@ class DynamicParallel final : public Strategy {
     const int widest = grid_graph_index(std::max(grid_blocks(n, 32 * EdgeOffset{n}), kGridArcBlocksMax));
     for (int k = 0; k <= widest; ++k) {
       detail::CudaGraph& graph = grid_graphs_.emplace_back();
-      detail::add_kernel_node(graph.get(), nullptr, dp_grid_level, dim3(1u << k), dim3(kGridThreads), 0u, state);
+      detail::add_kernel_node(graph.get(), nullptr, dp_grid_level, dim3(1u << k), dim3(kGridThreads), 0u, state,
+                              static_cast<const DpStart*>(&state->start));
       image.grid_graphs[k] = graph.instantiate(cudaGraphInstantiateFlagDeviceLaunch, s);
+      if (k < kHostStartGraphs) {
+        detail::CudaGraph& host_graph = host_grid_graphs_.emplace_back();
+        detail::add_kernel_node(host_graph.get(), nullptr, dp_grid_level, dim3(1u << k), dim3(kGridThreads), 0u, state,
+                                static_cast<const DpStart*>(entry_.data()));
+        host_graph.instantiate(0, s);
+      }
     }
     constexpr std::size_t kGraphsAt = offsetof(DpState, block_graph);
     ABFS_CUDA_CHECK(cudaMemcpyAsync(reinterpret_cast<char*>(state) + kGraphsAt,
@@ -788,6 +807,7 @@ class DynamicParallel final : public Strategy {
   std::unique_ptr<detail::CudaGraph> block_graph_;       // launched by the links
   std::unique_ptr<detail::CudaGraph> host_block_graph_;  // launched by the host (run)
   std::vector<detail::CudaGraph> grid_graphs_;
+  std::vector<detail::CudaGraph> host_grid_graphs_;  // the first kHostStartGraphs, launched by the host
   std::size_t block_shared_bytes_ = 0;
   unsigned int shared_visited_words_ = 0;
   double l2_bytes_ = 0.0;
