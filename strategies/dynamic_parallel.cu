@@ -40,10 +40,10 @@
 // one), and arcs are balanced without a scan of the frontier's degrees (lanes per vertex by the
 // mean degree, the warp for long lists, the grid for hubs), unlike privatized_queue's tiles.
 // Cost features: one host launch and round trip per run (the first link reads where it starts
-// from mapped host memory; a run that starts with a grid level copies it first); per grid level
-// one device launch, the frontier's arcs scanned, one atomic per arc and per block, the vertices
-// it discovers (random writes that miss the L2 on graphs of millions of vertices); on a run's
-// first level, the arcs per block of its grid (hubs).
+// from mapped host memory; a run that starts with a grid of over 256 blocks copies it to device
+// memory first); per grid level one device launch, the frontier's arcs scanned, one atomic per
+// arc and per block, the vertices it discovers (random writes that miss the L2 on graphs of
+// millions of vertices); on a run's first level, the arcs per block of its grid (hubs).
 // @see Luo, Wong, Hwu, DAC 2010 (hierarchical kernel arrangement); NVIDIA, CUDA Programming
 //      Guide, "CUDA Graphs: Device Graph Launch" (tail launch of device graphs).
 
@@ -196,8 +196,8 @@ __host__ __device__ inline int grid_graph_index(unsigned int blocks) {
 
 /// Copies a link's start into shared memory with the whole block (a link's kernel parameters are
 /// fixed in its graph, so what changes from link to link is read from memory): from
-/// DpState::start in device memory, or, for the one-block loop the host launches, from the
-/// host's mapped copy.
+/// DpState::start in device memory, or, for a link the host launches, from the host's mapped
+/// copy.
 __device__ const DpStart& load_start(const DpStart* from, unsigned long long* shared_words) {
   const auto* words = reinterpret_cast<const unsigned long long*>(from);
   for (unsigned int k = threadIdx.x; k < sizeof(DpStart) / sizeof(unsigned long long); k += blockDim.x) {

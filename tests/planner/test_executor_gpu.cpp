@@ -223,7 +223,8 @@ TEST_CASE("a host run's level that takes far longer than priced raises the host'
     }
   }
   INFO(logs);
-  REQUIRE_MESSAGE(surprised_runs > 0, "no host run carried a level 3x and 60 us over its price: the case did not arise");
+  REQUIRE_MESSAGE(surprised_runs > 0,
+                  "no host run carried a level 3x and 60 us over its price: the case did not arise");
   CHECK(surprising_runs > 0);
 }
 
