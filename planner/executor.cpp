@@ -34,6 +34,14 @@ AffineCost affine_in_class(int c, const Price& price) {
                     static_cast<float>(per_vertex), static_cast<float>(per_edge)};
 }
 
+// The prices a device-driven run handed back by, for the level log's reason.
+std::string handback_prices(const HandbackPrice& p) {
+  char text[128];
+  std::snprintf(text, sizeof text, " (%.1f us off the run < the next level %.1f us then %.1f us)", p.leave_us,
+                p.level_us, p.after_us);
+  return text;
+}
+
 std::uint64_t steady_ns(std::chrono::steady_clock::time_point t) {
   return static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
@@ -1520,7 +1528,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       learn_level(record.time_us);
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, record.time_us});
       device_runs_.push_back({&strategy, index, end, edges_out_of_reached + frontier_edges,
-                              carried_levels_.size(), outcome.levels_advanced - 1, outcome.stop_reason});
+                              carried_levels_.size(), outcome.levels_advanced - 1, outcome.stop_reason,
+                              outcome.handed_back, outcome.handback});
       carried_levels_.insert(carried_levels_.end(), device_levels + 1, device_levels + outcome.levels_advanced);
     }
 
@@ -1699,6 +1708,7 @@ void Executor::expand_device_runs(BfsResult& result) {
       levels.push_back(std::move(next));
     }
     if (run.stop_reason != nullptr) levels.back().reason += std::string("; handed over: ") + run.stop_reason;
+    if (run.handed_back) levels.back().reason += handback_prices(run.handback);
   }
   std::swap(result.levels, levels);
 }

@@ -463,6 +463,8 @@ class Executor {
     std::size_t carried_at;
     int carried;
     const char* stop_reason;
+    bool handed_back;        // stopped by the hand-back decision,
+    HandbackPrice handback;  // at these prices
   };
   std::vector<DeviceRun> device_runs_;
   std::vector<DeviceLevelRecord> carried_levels_;

@@ -138,6 +138,17 @@ struct HandbackTable {
   unsigned int outgrown_at = ~0u;
 };
 
+/// The prices that stopped a device-driven run with DeviceStop::Handback, in us, as the device
+/// evaluated the planner's models (strategies' leave_is_cheaper): carrying the next level
+/// (level_us, its discoveries included) and then going on at the run's best (after_us), against
+/// finishing the BFS without the run (leave_us: the host's level or the planner's other choices,
+/// with their cost to go). Zero for other stops.
+struct HandbackPrice {
+  float level_us;
+  float after_us;
+  float leave_us;
+};
+
 /// Device-written counters. A level's last kernel publishes them to the host's mapped copy
 /// (publish_counters in runtime/counters.cuh; BfsBuffers::wait_counters).
 ///
@@ -159,6 +170,7 @@ struct LevelCounters {
   unsigned int sequence;
   unsigned long long start_ns;        ///< %globaltimer when the level (or run) started on the device
   unsigned long long end_ns;          ///< %globaltimer when its counters were published
+  HandbackPrice handback;             ///< device-driven runs that stop with DeviceStop::Handback
 };
 
 /// One level of a device-driven run, written by the device into the (mapped, pinned) level log.

@@ -32,6 +32,9 @@ __device__ inline void publish_counters(const LevelCounters* counters, LevelCoun
   to->stop = from->stop;
   to->launch_error = from->launch_error;
   to->start_ns = from->start_ns;
+  to->handback.level_us = from->handback.level_us;
+  to->handback.after_us = from->handback.after_us;
+  to->handback.leave_us = from->handback.leave_us;
   to->end_ns = global_ns();
   __threadfence_system();  // the counters before their number
   to->sequence = sequence;

@@ -102,6 +102,7 @@ struct BlockLoopEnd {
   unsigned int log_index;
   detail::DeviceStop stop;
   unsigned int profile_cursor;  ///< BlockLoopArgs::profile_cursor where the loop stopped
+  detail::HandbackPrice handback;  ///< stop == Handback: the prices that stopped it
 };
 
 /// Whether a frontier of frontier_size vertices and frontier_edges arcs stays in the loop.
@@ -143,22 +144,25 @@ __device__ __forceinline__ float affine_us(const detail::AffineCost& c, VertexId
   return c.fixed + c.per_vertex * static_cast<float>(vertices) + c.per_edge * static_cast<float>(arcs);
 }
 
-/// The hand-back decision before a run expands a frontier of `vertices` and `arcs` matched to
-/// profile level `at`: whether finishing the BFS off the run (the host expanding this frontier,
-/// or the planner's other choices) is predicted cheaper than the run carrying this level
-/// (stay: its kernel's costs by size class, plus discoveries_us, its discoveries' price from
-/// discovered_us) and then going on at its best. The executor's lookahead makes the same comparison
-/// over the profile (Executor::prepare_lookahead).
-__device__ __forceinline__ bool leave_is_cheaper(const detail::AffineCost* stay, const detail::AffineCost* host,
-                                                 const detail::HandbackLevel& at, VertexId vertices,
-                                                 EdgeOffset arcs, float discoveries_us) {
+/// The hand-back decision's prices before a run expands a frontier of `vertices` and `arcs`
+/// matched to profile level `at`: finishing the BFS off the run (leave_us: the host expanding
+/// this frontier, or the planner's other choices) against the run carrying this level
+/// (level_us: its kernel's costs by size class, plus discoveries_us, its discoveries' price from
+/// discovered_us) and then going on at its best (after_us); leaves() decides. The executor's
+/// lookahead makes the same comparison over the profile (Executor::prepare_lookahead).
+__device__ __forceinline__ detail::HandbackPrice handback_price(const detail::AffineCost* stay,
+                                                                const detail::AffineCost* host,
+                                                                const detail::HandbackLevel& at, VertexId vertices,
+                                                                EdgeOffset arcs, float discoveries_us) {
   const int c = detail::arcs_size_class(arcs);
-  const float carry = affine_us(stay[c], vertices, arcs) + discoveries_us + at.stay_after;
   const float to_host = affine_us(host[c], vertices, arcs) + at.host_after;
-  return fminf(to_host, at.leave) < carry;
+  return {affine_us(stay[c], vertices, arcs) + discoveries_us, at.stay_after, fminf(to_host, at.leave)};
 }
 
-/// leave_is_cheaper for the one-block loop, from the model's one-block and host costs by size
+/// Whether a run priced `p` hands back: leaving is cheaper than carrying the level and going on.
+__host__ __device__ inline bool leaves(const detail::HandbackPrice& p) { return p.leave_us < p.level_us + p.after_us; }
+
+/// handback_price for the one-block loop, from the model's one-block and host costs by size
 /// class as {fixed, per_vertex, per_edge, per_discovered} (costs[0]: stay, with
 /// block_per_discovered; costs[1]: host, 0) in shared memory: two vector loads, a 32-bit class
 /// and conversions. The stay adds its discoveries at the profile level's own discoveries per arc
@@ -166,9 +170,9 @@ __device__ __forceinline__ bool leave_is_cheaper(const detail::AffineCost* stay,
 /// thread). Every thread of the block evaluates it, so its instructions count sixteen times over
 /// (the 64-bit version cost a priced level ~300 cycles, luxembourg_osm, H100, 2026-11-24).
 /// arcs: at most the loop's max_frontier_edges.
-__device__ __forceinline__ bool block_leave_is_cheaper(const float4 (*costs)[detail::kHandbackClasses],
-                                                       const detail::HandbackLevel& at, VertexId vertices,
-                                                       EdgeOffset arcs) {
+__device__ __forceinline__ detail::HandbackPrice block_handback_price(const float4 (*costs)[detail::kHandbackClasses],
+                                                                      const detail::HandbackLevel& at,
+                                                                      VertexId vertices, EdgeOffset arcs) {
   const unsigned int arcs32 = arcs > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<unsigned int>(arcs);
   const int bits_class = arcs32 < 4 ? 0 : (31 - __clz(static_cast<int>(arcs32))) / 2;
   const int c = bits_class < detail::kHandbackClasses - 1 ? bits_class : detail::kHandbackClasses - 1;
@@ -176,9 +180,8 @@ __device__ __forceinline__ bool block_leave_is_cheaper(const float4 (*costs)[det
   const float e = __uint2float_rn(arcs32);
   const float4 stay = costs[0][c];
   const float4 host = costs[1][c];
-  const float carry = stay.x + stay.y * v + (stay.z + stay.w * at.discovered_per_arc) * e + at.stay_after;
   const float to_host = host.x + host.y * v + host.z * e + at.host_after;
-  return fminf(to_host, at.leave) < carry;
+  return {stay.x + stay.y * v + (stay.z + stay.w * at.discovered_per_arc) * e, at.stay_after, fminf(to_host, at.leave)};
 }
 
 /// What a level of `arcs` arcs out of a frontier whose visit order ends at `visited`, matched
@@ -223,7 +226,7 @@ __device__ __forceinline__ void claim_and_push(const BlockLoopArgs& a, std::uint
 /// one-block grid with block_loop_shared_bytes(a) bytes of dynamic shared memory. start_ns: when
 /// the first level started (its launch included). The result is the same in every thread.
 /// With a hand-back table, every level after the first whose visit order ends beyond
-/// HandbackTable::price_from is first priced (block_leave_is_cheaper, the one-block costs
+/// HandbackTable::price_from is first priced (block_handback_price, the one-block costs
 /// stay[0]); the run stops before it with DeviceStop::Handback when leaving wins, and before any
 /// level after the first whose visit order ends beyond HandbackTable::outgrown_at with
 /// ProfileOutgrown.
@@ -255,7 +258,7 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
   using ArcScan = cub::WarpScan<EdgeOffset>;
   __shared__ typename ArcScan::TempStorage arc_scan_storage;
-  // The model's one-block and host costs, read once (block_leave_is_cheaper).
+  // The model's one-block and host costs, read once (block_handback_price).
   __shared__ float4 handback_costs[2][detail::kHandbackClasses];
   const bool handback = a.handback.model != nullptr;
   unsigned int profile_cursor = a.profile_cursor;
@@ -334,10 +337,13 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
                          detail::DeviceStop::ProfileOutgrown, profile_cursor};
       break;
     }
-    if (priced && block_leave_is_cheaper(handback_costs, at, frontier_size, frontier_arcs)) {  // uniform
-      end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index, detail::DeviceStop::Handback,
-                         profile_cursor};
-      break;
+    if (priced) {
+      const detail::HandbackPrice price = block_handback_price(handback_costs, at, frontier_size, frontier_arcs);
+      if (leaves(price)) {  // uniform
+        end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index,
+                           detail::DeviceStop::Handback, profile_cursor, price};
+        break;
+      }
     }
 
     // 1b. Expand the b-queue into the w-queues: a thread per frontier vertex, except that
@@ -605,6 +611,7 @@ inline LevelOutcome read_device_run(const LevelContext& c, unsigned int sequence
     case detail::DeviceStop::Handback:
       out.stop_reason = "the cost models price finishing off the run cheaper";
       out.handed_back = true;
+      out.handback = counters.handback;
       break;
     case detail::DeviceStop::ProfileOutgrown:
       out.stop_reason = "the BFS outgrew the sampled profile the run was priced with";

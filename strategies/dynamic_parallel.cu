@@ -220,8 +220,9 @@ __device__ cudaError_t launch_link(DpState* state, const DpArgs& args, const DpL
 /// Ends the run (one thread, after its block's writes to the level log): the frontier is
 /// order[.., tail) of level, with edges arcs. Publishes the counters to the host.
 __device__ void finish(const DpArgs& a, unsigned int levels, int level, EdgeOffset edges, detail::DeviceStop stop,
-                       cudaError_t error) {
+                       cudaError_t error, const detail::HandbackPrice& handback = {}) {
   detail::LevelCounters* c = a.loop.counters;
+  c->handback = handback;
   c->final_edges = edges;
   c->levels = levels;
   c->stop = static_cast<unsigned int>(stop);
@@ -251,7 +252,7 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state,
   detail::LevelCounters* c = a.loop.counters;
   c->order_tail = end.frontier_end;
   if (end.stop != detail::DeviceStop::FrontierTooLarge || end.log_index >= a.log_limit) {
-    finish(a, end.log_index, end.level, end.frontier_edges, end.stop, cudaSuccess);
+    finish(a, end.log_index, end.level, end.frontier_edges, end.stop, cudaSuccess, end.handback);
     return;
   }
   const VertexId size = end.frontier_end - end.frontier_begin;
@@ -262,10 +263,11 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state,
   }
   if (t.model != nullptr && end.frontier_end > t.price_from) {
     const unsigned int k = detail_block::match_profile_level(t, end.profile_cursor, end.frontier_end);
-    if (detail_block::leave_is_cheaper(
-            t.model->stay[1], t.model->host, t.levels[k], size, end.frontier_edges,
-            detail_block::discovered_us(t, t.model->grid_per_discovered, k, end.frontier_end, end.frontier_edges))) {
-      finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::Handback, cudaSuccess);
+    const detail::HandbackPrice price = detail_block::handback_price(
+        t.model->stay[1], t.model->host, t.levels[k], size, end.frontier_edges,
+        detail_block::discovered_us(t, t.model->grid_per_discovered, k, end.frontier_end, end.frontier_edges));
+    if (detail_block::leaves(price)) {
+      finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::Handback, cudaSuccess, price);
       return;
     }
   }
@@ -628,11 +630,12 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
   if (t.model != nullptr && tail > t.price_from) {  // the hand-back decision, as the block loop makes it
     const unsigned int k = next.loop.profile_cursor =
         detail_block::match_profile_level(t, a.loop.profile_cursor, tail);
-    if (detail_block::leave_is_cheaper(
-            t.model->stay[fits ? 0 : 1], t.model->host, t.levels[k], next_size, next_edges,
-            detail_block::discovered_us(t, fits ? t.model->block_per_discovered : t.model->grid_per_discovered, k, tail,
-                                        next_edges))) {
-      finish(a, levels, level + 1, next_edges, detail::DeviceStop::Handback, cudaSuccess);
+    const detail::HandbackPrice price = detail_block::handback_price(
+        t.model->stay[fits ? 0 : 1], t.model->host, t.levels[k], next_size, next_edges,
+        detail_block::discovered_us(t, fits ? t.model->block_per_discovered : t.model->grid_per_discovered, k, tail,
+                                    next_edges));
+    if (detail_block::leaves(price)) {
+      finish(a, levels, level + 1, next_edges, detail::DeviceStop::Handback, cudaSuccess, price);
       return;
     }
   }

@@ -42,6 +42,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     c->final_edges = end.frontier_edges;
     c->levels = end.log_index;
     c->stop = static_cast<unsigned int>(end.stop);
+    c->handback = end.handback;
     c->next_edges[static_cast<unsigned int>(end.level) & 1u] = 0;  // the protocol in bfs_buffers.hpp
     c->start_ns = start;
     detail::publish_counters(c, args.host_counters, args.sequence);

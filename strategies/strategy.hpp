@@ -168,6 +168,8 @@ struct LevelOutcome {
   /// Device-driven runs: stopped because the planner's models, evaluated on the device, priced
   /// leaving the run cheaper than carrying the next level (DeviceStop::Handback).
   bool handed_back = false;
+  /// handed_back: the prices the device compared (us).
+  detail::HandbackPrice handback{};
 };
 
 class Strategy {

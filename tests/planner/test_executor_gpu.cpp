@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <set>
 
 namespace {
@@ -95,6 +96,14 @@ void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& source
         if (models && handed_back) {
           // A run the device's models ended is not started again at the level it left.
           CHECK(level.strategy != before->strategy);
+          // The log gives the prices the device compared, and they favour leaving.
+          const std::size_t at = before->reason.find(" us off the run < the next level ");
+          REQUIRE(at != std::string::npos);
+          double leave = 0.0, next = 0.0, after = 0.0;
+          REQUIRE(std::sscanf(before->reason.c_str() + before->reason.rfind('(', at),
+                              "(%lf us off the run < the next level %lf us then %lf us)", &leave, &next, &after) == 3);
+          CHECK(leave >= 0.0);
+          CHECK(leave <= next + after + 0.1);  // printed to 0.1 us
         }
         before = &level;
         if (mode.options.flags == abfs::PlanFlags::Exhaustive) {
