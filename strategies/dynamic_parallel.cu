@@ -765,35 +765,34 @@ class DynamicParallel final : public Strategy {
     if (state_.size() == 0) state_ = detail::DeviceBuffer<DpState>(1);
     if (entry_.size() == 0) entry_ = detail::PinnedBuffer<DpStart>(1, cudaHostAllocMapped);
     DpState* state = state_.data();
+    // A link's kernel as a graph of one node reading its start from `from`, instantiated for the
+    // device to launch (flags cudaGraphInstantiateFlagDeviceLaunch, from &state->start) or for
+    // the host (flags 0, from entry_: a graph, not a plain launch, because only a kernel in a
+    // graph may launch the next link).
+    auto link_graph = [&](detail::CudaGraph& graph, void (*kernel)(DpState*, const DpStart*), unsigned int blocks,
+                          int threads, std::size_t shared_bytes, const DpStart* from, unsigned long long flags) {
+      detail::add_kernel_node(graph.get(), nullptr, kernel, dim3(blocks), dim3(threads),
+                              static_cast<unsigned int>(shared_bytes), state, from);
+      return graph.instantiate(flags, s);
+    };
+    const DpStart* const linked = &state->start;
+    const DpStart* const hosted = entry_.data();
     grid_graphs_.clear();
     host_grid_graphs_.clear();
     block_graph_ = std::make_unique<detail::CudaGraph>();
-    detail::add_kernel_node(block_graph_->get(), nullptr, dp_block_levels, dim3(1), dim3(kBlockThreads),
-                            static_cast<unsigned int>(block_shared_bytes_), state,
-                            static_cast<const DpStart*>(&state->start));
-    block_graph_->instantiate(cudaGraphInstantiateFlagDeviceLaunch, s);
-    // The same kernel for the host to launch, reading its start from entry_: a graph (not a
-    // plain launch) because only a kernel in a graph may launch the next link.
     host_block_graph_ = std::make_unique<detail::CudaGraph>();
-    detail::add_kernel_node(host_block_graph_->get(), nullptr, dp_block_levels, dim3(1), dim3(kBlockThreads),
-                            static_cast<unsigned int>(block_shared_bytes_), state,
-                            static_cast<const DpStart*>(entry_.data()));
-    host_block_graph_->instantiate(0, s);
     DpState image{};
-    image.block_graph = block_graph_->exec();
+    image.block_graph = link_graph(*block_graph_, dp_block_levels, 1, kBlockThreads, block_shared_bytes_, linked,
+                                   cudaGraphInstantiateFlagDeviceLaunch);
+    link_graph(*host_block_graph_, dp_block_levels, 1, kBlockThreads, block_shared_bytes_, hosted, 0);
     const VertexId n = buffers.num_vertices();
     // The widest grid: a warp per vertex over every vertex, or the most blocks a hub level gets.
     const int widest = grid_graph_index(std::max(grid_blocks(n, 32 * EdgeOffset{n}), kGridArcBlocksMax));
     for (int k = 0; k <= widest; ++k) {
-      detail::CudaGraph& graph = grid_graphs_.emplace_back();
-      detail::add_kernel_node(graph.get(), nullptr, dp_grid_level, dim3(1u << k), dim3(kGridThreads), 0u, state,
-                              static_cast<const DpStart*>(&state->start));
-      image.grid_graphs[k] = graph.instantiate(cudaGraphInstantiateFlagDeviceLaunch, s);
+      image.grid_graphs[k] = link_graph(grid_graphs_.emplace_back(), dp_grid_level, 1u << k, kGridThreads, 0, linked,
+                                        cudaGraphInstantiateFlagDeviceLaunch);
       if (k < kHostStartGraphs) {
-        detail::CudaGraph& host_graph = host_grid_graphs_.emplace_back();
-        detail::add_kernel_node(host_graph.get(), nullptr, dp_grid_level, dim3(1u << k), dim3(kGridThreads), 0u, state,
-                                static_cast<const DpStart*>(entry_.data()));
-        host_graph.instantiate(0, s);
+        link_graph(host_grid_graphs_.emplace_back(), dp_grid_level, 1u << k, kGridThreads, 0, hosted, 0);
       }
     }
     constexpr std::size_t kGraphsAt = offsetof(DpState, block_graph);
