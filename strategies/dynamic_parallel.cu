@@ -37,8 +37,9 @@
 // tie; a device graph launch lets each link choose its grid (a WHILE body's grid is fixed), so
 // the chain is built on it. The one-block loop carries the small levels at ~0.1 us of barriers.
 // The kernel for a level is chosen by thresholds; there is no bottom-up step (it hands over to
-// one), and arcs are balanced without a scan of the frontier's degrees (lanes per vertex by the
-// mean degree, the warp for long lists, the grid for hubs), unlike privatized_queue's tiles.
+// one), and arcs are balanced without a scan of the frontier's degrees (vertices dealt to the
+// blocks round-robin, lanes per vertex by the mean degree, the warp for long lists, the grid for
+// hubs), unlike privatized_queue's tiles.
 // Cost features: one host launch and round trip per run (the first link reads where it starts
 // from mapped host memory; a run that starts with a grid of over 256 blocks copies it to device
 // memory first); per grid level one device launch, the frontier's arcs scanned, one atomic per
