@@ -388,7 +388,7 @@ int calibrate_command(bool patient, const std::string& out_path, int device) {
 }
 
 // abfs plan: graph statistics, sampled level structure and the predicted schedule.
-int plan_command(const RunArgs& args) {
+int plan_command(const RunArgs& args, bool reasons) {
   const abfs::Graph g = load_for(args);
   abfs::PlanOptions options;
   options.flags = parse_mode(args.mode);
@@ -423,6 +423,7 @@ int plan_command(const RunArgs& args) {
     std::printf("%5d %12u %14llu  %-17s %10.1f %9.1f  %-17s %10.1f\n", l.level, l.frontier_vertices,
                 static_cast<unsigned long long>(l.frontier_edges), l.strategy.c_str(), l.predicted_us,
                 l.predicted_conversion_us, l.runner_up.empty() ? "-" : l.runner_up.c_str(), l.runner_up_predicted_us);
+    if (reasons) std::printf("      %s\n", l.reason.c_str());
   }
   std::printf("predicted total %.3f ms if every level were decided alone (a device-driven run carries the levels "
               "after it for less)\n", total / 1000.0);
@@ -750,6 +751,10 @@ int main(int argc, char** argv) {
   RunArgs plan_args;
   CLI::App* plan = app.add_subcommand("plan", "graph statistics and the predicted per-level schedule");
   add_graph_options(plan, plan_args);
+  bool plan_reasons = false;
+  plan->add_flag("--reasons", plan_reasons,
+                 "print each level's reason under it: the candidates' prices and where runs of one_block and "
+                 "dynamic_parallel reaching it stop");
 
   std::string report_log, report_svg;
   std::size_t report_run = 0;
@@ -783,7 +788,7 @@ int main(int argc, char** argv) {
   try {
     if (run->parsed()) return run_command(args);
     if (calibrate->parsed()) return calibrate_command(patient, calibrate_out, calibrate_device);
-    if (plan->parsed()) return plan_command(plan_args);
+    if (plan->parsed()) return plan_command(plan_args, plan_reasons);
     if (report->parsed()) {
       const std::string svg = report_svg.empty() ? std::filesystem::path(report_log).replace_extension(".svg").string() : report_svg;
       return report_command(report_log, svg, report_run);

@@ -1715,6 +1715,28 @@ void Executor::expand_device_runs(BfsResult& result) {
 
 double Executor::last_level_overhead_us() const { return quantile(level_overheads_, 0.5); }
 
+std::string Executor::lookahead_reason(std::size_t level) const {
+  std::string reason;
+  char text[160];
+  for (const RunLookahead* run : {&profile_.block_run, &profile_.dp_run}) {
+    if (level >= run->end.size()) continue;
+    const double stay = run->prefix[level + 1] - run->prefix[level] + run->to_go(level + 1);
+    const std::size_t stop = run->end[level];
+    if (stop == level) {
+      std::snprintf(text, sizeof text, "; a %s run reaching this level stops before it (%.1f us off it, %.1f carrying on)",
+                    run == &profile_.dp_run ? "dynamic_parallel" : "one_block", run->leave[level], stay);
+    } else if (stop + 1 < run->end.size()) {
+      std::snprintf(text, sizeof text, "; a %s run reaching this level carries it and stops before level %zu",
+                    run == &profile_.dp_run ? "dynamic_parallel" : "one_block", stop);
+    } else {
+      std::snprintf(text, sizeof text, "; a %s run reaching this level carries the BFS to its end",
+                    run == &profile_.dp_run ? "dynamic_parallel" : "one_block");
+    }
+    reason += text;
+  }
+  return reason;
+}
+
 std::vector<LevelRecord> Executor::predict_profile() const {
   std::vector<LevelRecord> schedule;
   if (models_ == nullptr) return schedule;
@@ -1737,6 +1759,7 @@ std::vector<LevelRecord> Executor::predict_profile() const {
     if (choice.runner_up != nullptr) record.runner_up = choice.runner_up;
     record.runner_up_predicted_us = choice.runner_up_predicted_us;
     record.reason = choice.deferred_reason ? format_reason(choice.model_reason) : choice.reason;
+    record.reason += lookahead_reason(i);
     schedule.push_back(std::move(record));
     end += i + 1 < states.size() ? states[i + 1].frontier_vertices : 0;
     after_run(*choice.strategy, placement, state.level + 1, end);
