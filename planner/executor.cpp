@@ -1164,7 +1164,18 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     // A device-driven run carries the following levels too; every candidate is charged what
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
     const bool device_run = s == block_strategy_ || s == dp_strategy_;
-    const double after = future_us(*s, from, next, &c.carried_levels, &c.carried_us, device_run && outgrows);
+    // A next frontier that outgrows the one-block loop ends a one_block run there; a
+    // dynamic_parallel run carries it on a grid level. Both were priced as ending there until
+    // 2026-11-26: uk-2007-05@100000's sources 13387 and 13640 priced dynamic_parallel at level 1
+    // as leaving at level 2 (35.1 us then 217.1 off the run, where its run carries the BFS to
+    // the end for 186.0) and started it a level later, after privatized_queue's, 30-50 us a BFS
+    // over the oracle's run from level 1; now they run it from level 1 as the oracle does,
+    // 336 -> 327 and 417 -> 318 us. Paired over 3 x 16 sources (H100, one binary with a switch):
+    // soc-Slashdot0902 1.039, uniform:1048576:8 1.015, cnr-2000 1.012, kron:20 1.009 faster,
+    // ca-AstroPh-lcc 0.996, email-Enron 0.977 (the same routes: its processes' speed),
+    // uk-2007-05@100000 0.968 (sources whose run from level 0 now starts after a host level).
+    const bool ends_at_next = outgrows && s == block_strategy_;
+    const double after = future_us(*s, from, next, &c.carried_levels, &c.carried_us, ends_at_next);
     c.future_us = after - c.carried_us;
     if (persist > 0) {
       // This frontier `persist` more times: a run carries them, the others repeat themselves.
