@@ -1731,17 +1731,17 @@ std::string Executor::lookahead_reason(std::size_t level) const {
   char text[160];
   for (const RunLookahead* run : {&profile_.block_run, &profile_.dp_run}) {
     if (level >= run->end.size()) continue;
-    const double stay = run->prefix[level + 1] - run->prefix[level] + run->to_go(level + 1);
+    const char* name = run == &profile_.dp_run ? "dynamic_parallel" : "one_block";
     const std::size_t stop = run->end[level];
     if (stop == level) {
+      const double stay = run->prefix[level + 1] - run->prefix[level] + run->to_go(level + 1);
       std::snprintf(text, sizeof text, "; a %s run reaching this level stops before it (%.1f us off it, %.1f carrying on)",
-                    run == &profile_.dp_run ? "dynamic_parallel" : "one_block", run->leave[level], stay);
+                    name, run->leave[level], stay);
     } else if (stop + 1 < run->end.size()) {
-      std::snprintf(text, sizeof text, "; a %s run reaching this level carries it and stops before level %zu",
-                    run == &profile_.dp_run ? "dynamic_parallel" : "one_block", stop);
+      std::snprintf(text, sizeof text, "; a %s run reaching this level carries it and stops before level %zu", name,
+                    stop);
     } else {
-      std::snprintf(text, sizeof text, "; a %s run reaching this level carries the BFS to its end",
-                    run == &profile_.dp_run ? "dynamic_parallel" : "one_block");
+      std::snprintf(text, sizeof text, "; a %s run reaching this level carries the BFS to its end", name);
     }
     reason += text;
   }

@@ -160,9 +160,6 @@ class Executor {
   bool has_models() const noexcept { return models_ != nullptr; }
   /// The cost models' choice at every level of the sampled profile (no measurement).
   std::vector<LevelRecord> predict_profile() const;
-  // Where runs of one_block and dynamic_parallel reaching profile level `level` stop, and at
-  // what prices, for predict_profile's reasons.
-  std::string lookahead_reason(std::size_t level) const;
   /// Median over the last execute's host-driven levels of the executor's own time per level
   /// (level wall time minus the strategy's run and the conversion).
   double last_level_overhead_us() const;
@@ -470,6 +467,9 @@ class Executor {
     HandbackPrice handback;  // at these prices
   };
   std::vector<DeviceRun> device_runs_;
+  // Where runs of one_block and dynamic_parallel reaching profile level `level` stop, and at
+  // what prices, for predict_profile's reasons.
+  std::string lookahead_reason(std::size_t level) const;
   std::vector<DeviceLevelRecord> carried_levels_;
   std::vector<LevelRecord> levels_scratch_;
   // A level's record while the BFS runs: numbers and static names only, in storage the executor

@@ -139,10 +139,10 @@ struct HandbackTable {
 };
 
 /// The prices that stopped a device-driven run with DeviceStop::Handback, in us, as the device
-/// evaluated the planner's models (strategies' leave_is_cheaper): carrying the next level
-/// (level_us, its discoveries included) and then going on at the run's best (after_us), against
-/// finishing the BFS without the run (leave_us: the host's level or the planner's other choices,
-/// with their cost to go). Zero for other stops.
+/// evaluated the planner's models (handback_price and block_handback_price in
+/// strategies/block_loop.cuh): carrying the next level (level_us, its discoveries included) and
+/// then going on at the run's best (after_us), against finishing the BFS without the run
+/// (leave_us: the host's level or the planner's other choices, with their cost to go).
 struct HandbackPrice {
   float level_us;
   float after_us;
