@@ -1014,8 +1014,7 @@ bool Executor::continue_on_host(const strategies::FrontierState& state, const Pl
 Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOffset frontier_edges, std::size_t at,
                                              bool fresh) const {
   HostStay price;
-  const std::size_t slot = correction_slot(host_strategy_);
-  price.level_us = host_carried_us(frontier_vertices, frontier_edges) * (slot < surprise_.size() ? surprise_[slot] : 1.0);
+  price.level_us = host_carried_us(frontier_vertices, frontier_edges) * surprise_at(correction_slot(host_strategy_));
   const std::size_t levels = profile_.value.size() - 1;
   const Place after = fresh ? Place::HostFresh : Place::Host;
   price.after_us = at + 1 < levels ? profile_.value[at + 1][static_cast<std::size_t>(after)] : 0.0;
@@ -1077,7 +1076,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
     // (H100, 2026-11-26). The run's first level is noted once the run is over (learn_level).
     if (decide) {
       const std::size_t slot = correction_slot(&host);
-      note_surprise(slot, host_carried_us(end - begin, edges) * (slot < surprise_.size() ? surprise_[slot] : 1.0),
+      note_surprise(slot, host_carried_us(end - begin, edges) * surprise_at(slot),
                     static_cast<double>(now_ns - last_ns) / 1000.0);
     }
     last_ns = now_ns;
@@ -1158,7 +1157,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     c.strategy = s;
     c.level_us = predict_decided_us(i, *s, s->cost_features(state, stats_), state.frontier_edges,
                                     placement.location, state.level);
-    c.surprise = i < surprise_.size() ? surprise_[i] : 1.0;
+    c.surprise = surprise_at(i);
     c.level_us = c.level_us * c.surprise + first_level_extra(state.level);
     c.conversion_us = conversion_us(*s, from, converted);
     // A device-driven run carries the following levels too; every candidate is charged what
@@ -1439,7 +1438,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     // The level's price includes this BFS's surprise factor where the models chose it; the
     // online correction learns from the price without it.
     const std::size_t slot = correction_slot(&strategy);
-    const double surprise = choice.priced && slot < surprise_.size() ? surprise_[slot] : 1.0;
+    const double surprise = choice.priced ? surprise_at(slot) : 1.0;
     if (move_for(strategy, placement, begin, end) && placement.location == Location::Device) {
       // As a plan pays it: host time, the copy and the scatter left in flight.
       const double upload_us = microseconds_since(convert_start);

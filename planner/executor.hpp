@@ -244,6 +244,9 @@ class Executor {
   // A hand-back table's HandbackTable::price_from for a run the lookahead stops at profile
   // level `stop`: the vertices visited two levels before it (0 that early; never at the end).
   unsigned int price_from_before(std::size_t stop) const;
+  // Where runs of one_block and dynamic_parallel reaching profile level `level` stop, and at
+  // what prices, for predict_profile's reasons.
+  std::string lookahead_reason(std::size_t level) const;
   // Whether the frontier after this level outgrows the one-block loop where the profile's own
   // level `next` fits it: at level 0 the exact one (source_next_frontier), else
   // estimated_next_frontier (the sample's source may have had a tenth of this one's discoveries).
@@ -451,6 +454,7 @@ class Executor {
   static constexpr double kSurpriseRatio = 3.0, kSurpriseUs = 60.0, kSurpriseCap = 16.0;
   std::vector<double> surprise_;
   void note_surprise(std::size_t slot, double predicted_us, double measured_us);  // slot: correction_slot
+  double surprise_at(std::size_t slot) const { return slot < surprise_.size() ? surprise_[slot] : 1.0; }
   // The device-driven runs and host runs of the BFS being executed: the record of the level
   // each started (an index into the result's levels, before expansion), the visit order's end
   // and the arcs expanded before its second level, and its carried levels (copies of the level
@@ -467,9 +471,6 @@ class Executor {
     HandbackPrice handback;  // at these prices
   };
   std::vector<DeviceRun> device_runs_;
-  // Where runs of one_block and dynamic_parallel reaching profile level `level` stop, and at
-  // what prices, for predict_profile's reasons.
-  std::string lookahead_reason(std::size_t level) const;
   std::vector<DeviceLevelRecord> carried_levels_;
   std::vector<LevelRecord> levels_scratch_;
   // A level's record while the BFS runs: numbers and static names only, in storage the executor
