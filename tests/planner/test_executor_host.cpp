@@ -690,7 +690,9 @@ TEST_CASE("a level far slower than priced raises its strategy's price for the re
     // level then (one of under 60 us cannot be 60 us over its price).
     double factor = 1.0;
     bool known = true;
-    bool raised = false;
+    bool raised = false;  // a level from 1 on took 3x its price and 60 us more
+    int noted = 0;
+    int expected = 0;  // levels after a raise with the factor still above 1 (known)
     for (const auto& l : result.levels) {
       CAPTURE(l.level);
       CAPTURE(l.reason);
@@ -699,9 +701,10 @@ TEST_CASE("a level far slower than priced raises its strategy's price for the re
       const bool noted_here = l.reason.find(note) != std::string::npos;
       if (!online) CHECK_FALSE(noted_here);
       if (online && known) CHECK(noted_here == (factor > 1.0));
+      noted += noted_here ? 1 : 0;
+      expected += known && factor > 1.0 ? 1 : 0;
       if (l.level == 0) {
         if (l.time_us > 60.0) known = false;
-        raised = raised || !known;  // perhaps
       } else if (l.time_us > 3.0 * l.predicted_us && l.time_us - l.predicted_us > 60.0) {
         factor = std::min(factor * l.time_us / l.predicted_us, 16.0);
         raised = true;
@@ -709,7 +712,8 @@ TEST_CASE("a level far slower than priced raises its strategy's price for the re
         factor = std::max(1.0, factor * l.time_us / l.predicted_us);
       }
     }
-    CHECK(raised);  // the case exercises the rule
+    CHECK((raised || !known));  // the case exercises the rule (a level 0 over 60 us may have)
+    if (online && expected > 0) CHECK(noted > 0);
   }
 }
 
