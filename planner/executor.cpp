@@ -560,7 +560,8 @@ std::vector<strategies::FrontierState> Executor::profile_states() const {
   return states;
 }
 
-strategies::FrontierState Executor::continued_state(int level, const DeviceLevelRecord& d, VertexId visited,
+strategies::FrontierState Executor::continued_state(int level, const DeviceLevelRecord& d,
+                                                    const DeviceLevelRecord& previous, VertexId visited,
                                                     EdgeOffset expanded, Location location) const {
   const VertexId n = buffers_.num_vertices();
   const EdgeOffset m = buffers_.graph().num_edges();
@@ -573,6 +574,7 @@ strategies::FrontierState Executor::continued_state(int level, const DeviceLevel
   state.location = location;
   state.continues_run = true;
   state.grid_level = location == Location::Device && d.kernel != 0;
+  state.after_grid_level = location == Location::Device && previous.kernel != 0;
   add_profile_features(state, matching_profile_level(visited), visited);
   return state;
 }
@@ -663,6 +665,7 @@ void Executor::prepare_lookahead() {
     }
     if (dp_strategy_ != nullptr) {
       continued.grid_level = !fits_block[i];
+      continued.after_grid_level = i > 0 && !fits_block[i - 1];  // a run's level before this one
       dp_us = predict_carried_us(*dp_strategy_, dp_strategy_->cost_features(continued, stats_), state.frontier_edges);
       // dynamic_parallel's one-block levels are one_block's loop in a graph node, and cost no
       // less: forced on luxembourg_osm, 2.90 ms a BFS against one_block's 2.70. Corrected apart,
@@ -810,6 +813,13 @@ void Executor::upload_handback() {
       };
       m.grid_per_discovered[c] = dp ? per_discovered(true) : 0.0f;
       m.block_per_discovered[c] = per_discovered(false);
+      // A one-block level right after a grid level, over stay[0] (block_relaunch).
+      strategies::FrontierState relaunched = state_of(1, arcs, false);
+      relaunched.after_grid_level = true;
+      m.block_relaunch[c] =
+          dp ? static_cast<float>(predict_carried_us(*s, s->cost_features(relaunched, stats_), arcs) -
+                                  predict_carried_us(*s, s->cost_features(state_of(1, arcs, false), stats_), arcs))
+             : 0.0f;
     }
     h->levels_host.resize(levels);
     for (std::size_t k = 0; k < levels; ++k) {
@@ -1539,7 +1549,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, record.time_us});
       device_runs_.push_back({&strategy, index, end, edges_out_of_reached + frontier_edges,
                               carried_levels_.size(), outcome.levels_advanced - 1, outcome.stop_reason,
-                              outcome.handed_back, outcome.handback});
+                              device_levels[0], outcome.handed_back, outcome.handback});
       carried_levels_.insert(carried_levels_.end(), device_levels + 1, device_levels + outcome.levels_advanced);
     }
 
@@ -1696,6 +1706,8 @@ void Executor::expand_device_runs(BfsResult& result) {
     EdgeOffset expanded = run.expanded;
     for (int k = 0; k < run.carried; ++k) {
       const detail::DeviceLevelRecord& d = carried_levels_[run.carried_at + static_cast<std::size_t>(k)];
+      const detail::DeviceLevelRecord& previous =
+          k == 0 ? run.first : carried_levels_[run.carried_at + static_cast<std::size_t>(k) - 1];
       const double us = static_cast<double>(d.end_ns - d.start_ns) / 1000.0;
       const bool on_host = run.strategy == host_strategy_;
       LevelRecord next;
@@ -1710,7 +1722,8 @@ void Executor::expand_device_runs(BfsResult& result) {
                                     : "continued on the device (grid level, device-launched)";
       visited += d.frontier_vertices;
       const strategies::CostFeatures features = run.strategy->cost_features(
-          continued_state(next.level, d, visited, expanded, on_host ? Location::Host : Location::Device), stats_);
+          continued_state(next.level, d, previous, visited, expanded, on_host ? Location::Host : Location::Device),
+          stats_);
       expanded += d.frontier_edges;
       next.predicted_us = predict_carried_us(*run.strategy, features, d.frontier_edges);
       observe(run.strategy, d.frontier_edges, kCarried, next.predicted_us, us);

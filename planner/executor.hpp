@@ -305,10 +305,12 @@ class Executor {
   bool bitmap_for(const strategies::Strategy& s, Placement& placement, int level, VertexId begin, VertexId end);
   // Where s leaves the state after a run that ended at next_level with the visit order [0, end).
   static void after_run(const strategies::Strategy& s, Placement& placement, int next_level, VertexId end);
-  // A level a device-driven run or a host run carried (record d), for its cost features:
-  // visited = vertices discovered through it, expanded = arcs out of the frontiers before it.
-  strategies::FrontierState continued_state(int level, const DeviceLevelRecord& d, VertexId visited,
-                                            EdgeOffset expanded, strategies::Location location) const;
+  // A level a device-driven run or a host run carried (record d, after the run's record
+  // previous), for its cost features: visited = vertices discovered through it, expanded = arcs
+  // out of the frontiers before it.
+  strategies::FrontierState continued_state(int level, const DeviceLevelRecord& d, const DeviceLevelRecord& previous,
+                                            VertexId visited, EdgeOffset expanded,
+                                            strategies::Location location) const;
   // The frontier about to be expanded: visited = vertices discovered so far (end of the visit
   // order), edges_out_of_reached = arcs out of the frontiers already expanded.
   strategies::FrontierState frontier_state(int level, VertexId frontier_vertices, VertexId visited,
@@ -467,6 +469,7 @@ class Executor {
     std::size_t carried_at;
     int carried;
     const char* stop_reason;
+    DeviceLevelRecord first;  // the run's own level (carried_levels_ holds the ones after it)
     bool handed_back;        // stopped by the hand-back decision,
     HandbackPrice handback;  // at these prices
   };

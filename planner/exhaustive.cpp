@@ -135,7 +135,8 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
           visited += d.frontier_vertices;
           if (samples_ != nullptr) {
             samples_->push_back(
-                {s.name(), s.cost_features(continued_state(level + k, d, visited, expanded, Location::Device), stats_),
+                {s.name(), s.cost_features(continued_state(level + k, d, outcome.level_records[k - 1], visited, expanded,
+                                                        Location::Device), stats_),
                  us});
           }
           expanded += d.frontier_edges;

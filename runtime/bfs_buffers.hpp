@@ -79,6 +79,9 @@ struct HandbackModel {
   float grid_per_discovered[kHandbackClasses];
   /// The same for a one-block level (stay[0] leaves it out).
   float block_per_discovered[kHandbackClasses];
+  /// us a one-block level costs more right after a grid level (the loop's relaunch as a
+  /// device-launched link, with its copy of the visited bitmap); stay[0] leaves it out.
+  float block_relaunch[kHandbackClasses];
   /// The host's level after a hand-back (cpu_expand with the frontier's download); fixed is
   /// +inf where the host does not apply.
   AffineCost host[kHandbackClasses];

@@ -640,10 +640,13 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
   if (t.model != nullptr && tail > t.price_from) {  // the hand-back decision, as the block loop makes it
     const unsigned int k = next.loop.profile_cursor =
         detail_block::match_profile_level(t, a.loop.profile_cursor, tail);
-    const detail::HandbackPrice price = detail_block::handback_price(
+    detail::HandbackPrice price = detail_block::handback_price(
         t.model->stay[fits ? 0 : 1], t.model->host, t.levels[k], next_size, next_edges,
         detail_block::discovered_us(t, fits ? t.model->block_per_discovered : t.model->grid_per_discovered, k, tail,
                                     next_edges));
+    // A one-block level after this grid level starts the loop again (the cost feature
+    // block_relaunch), as the executor's lookahead prices it.
+    if (fits) price.level_us += t.model->block_relaunch[detail::arcs_size_class(next_edges)];
     if (detail_block::leaves(price)) {
       finish(a, levels, level + 1, next_edges, detail::DeviceStop::Handback, cudaSuccess, price);
       return;
@@ -682,10 +685,20 @@ class DynamicParallel final : public Strategy {
     f.add("block_global_edges", grid || shared_visited_words_ != 0 ? 0.0 : edges);
     // A one-block level's discoveries, as one_block's "discovered" (registry version 22).
     f.add("block_discovered", grid ? 0.0 : expected_discovered(state, stats));
+    // A one-block level right after a grid level starts the loop again: the last grid block
+    // launches its graph, and the loop copies the visited bitmap into shared memory (below).
+    // Priced as any carried one-block level until version 25, such levels of ca-AstroPh-lcc,
+    // cnr-2000, email-Enron and soc-Slashdot0902 took 11-23 us priced 4-11 (2,000-8,000 arcs:
+    // 17.5 against 11.9, medians), and their size class's correction, shared with the grid
+    // levels of 10,000-16,000 arcs, priced those at 20-44 us where they took 12-16 (the plan's
+    // levels, H100, 2026-11-26).
+    const bool relaunch = !grid && state.continues_run && state.after_grid_level;
+    f.add("block_relaunch", relaunch ? 1.0 : 0.0);
     // A run that starts in the one-block loop copies the visited bitmap into shared memory and
     // back, as one_block's does (its bitmap_words): uniform:1048576:8's starts took 31-35 us,
-    // priced 23 (per-level oracle's trials, H100, 2026-11-26).
-    f.add("bitmap_words", grid || state.continues_run ? 0.0 : static_cast<double>(shared_visited_words_));
+    // priced 23 (per-level oracle's trials, H100, 2026-11-26). So does the loop's relaunch.
+    f.add("bitmap_words",
+          grid || (state.continues_run && !relaunch) ? 0.0 : static_cast<double>(shared_visited_words_));
     f.add("grid_level", grid ? 1.0 : 0.0);
     f.add("grid_vertices", grid ? vertices : 0.0);
     f.add("grid_edges", grid ? edges : 0.0);

@@ -50,6 +50,10 @@ struct FrontierState {
   /// dynamic_parallel only: the device expanded this level with a grid kernel (else the
   /// one-block loop). Ignored unless continues_run.
   bool grid_level = false;
+  /// dynamic_parallel only: the run's previous level was a grid level, so a one-block level
+  /// here starts the loop again as a device-launched link (and copies the visited bitmap into
+  /// shared memory). Ignored unless continues_run.
+  bool after_grid_level = false;
   /// From the plan's sampled BFS at the level matching this one (LevelShape; the executor
   /// matches by vertices visited): in-arcs a bottom-up step would scan and its longest single
   /// scan. Negative when no sample exists.

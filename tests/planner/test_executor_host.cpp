@@ -160,6 +160,17 @@ double median_log_error(const abfs::BfsResult& r) {
   return abfs::detail::quantile(errors, 0.5);
 }
 
+/// The value of feature `name` in s's cost features for state (fails the test if s has none).
+double feature_value(const abfs::strategies::Strategy& s, const abfs::strategies::FrontierState& state,
+                     const abfs::GraphStats& stats, const std::string& name) {
+  const abfs::strategies::CostFeatures f = s.cost_features(state, stats);
+  for (int i = 0; i < f.size; ++i) {
+    if (name == f.names[static_cast<std::size_t>(i)]) return f.values[static_cast<std::size_t>(i)];
+  }
+  FAIL(s.name() << " has no feature " << name);
+  return -1.0;
+}
+
 /// A cpu_expand model that predicts ~1/100 of any real level (level_us a level, 10 ns unless
 /// told, no cost per arc).
 std::shared_ptr<abfs::detail::ModelSet> hundredfold_too_fast_models(const abfs::Graph& g, double level_us = 0.01) {
@@ -355,12 +366,7 @@ TEST_CASE("cpu_expand's serial levels are priced by their discoveries as well as
   stats.num_vertices = 1'000;
   stats.num_edges = 4'000;
   auto feature = [&](const abfs::strategies::FrontierState& state, const std::string& name) {
-    const abfs::strategies::CostFeatures f = cpu->cost_features(state, stats);
-    for (int i = 0; i < f.size; ++i) {
-      if (name == f.names[static_cast<std::size_t>(i)]) return f.values[static_cast<std::size_t>(i)];
-    }
-    FAIL("cpu_expand has no feature " << name);
-    return -1.0;
+    return feature_value(*cpu, state, stats, name);
   };
   abfs::strategies::FrontierState early, late, parallel;
   early.frontier_vertices = late.frontier_vertices = 100;
@@ -384,6 +390,35 @@ TEST_CASE("cpu_expand's serial levels are priced by their discoveries as well as
   CHECK(feature(parallel, "serial_discovered") == 0.0);
   CHECK(feature(parallel, "serial_edges") == 0.0);
   CHECK(feature(parallel, "parallel_edges") == 100'000.0);
+}
+
+TEST_CASE("dynamic_parallel prices a one-block level right after a grid level with the loop's relaunch") {
+  // The last grid block launches the one-block loop's graph again (dynamic_parallel 25): only a
+  // carried one-block level whose run's previous level was a grid level pays it.
+  const auto dp = abfs::strategies::make_dynamic_parallel();
+  abfs::GraphStats stats;
+  stats.num_vertices = 100'000;
+  stats.num_edges = 1'000'000;
+  abfs::strategies::FrontierState level;
+  level.frontier_vertices = 1'000;
+  level.frontier_edges = 5'000;
+  level.location = abfs::strategies::Location::Device;
+  level.continues_run = true;
+  auto relaunch = [&](bool grid, bool after_grid) {
+    abfs::strategies::FrontierState s = level;
+    s.grid_level = grid;
+    s.after_grid_level = after_grid;
+    return feature_value(*dp, s, stats, "block_relaunch");
+  };
+  CHECK(relaunch(false, true) == 1.0);
+  CHECK(relaunch(false, false) == 0.0);  // the loop goes on
+  CHECK(relaunch(true, true) == 0.0);    // a grid level pays its own launch (grid_level)
+  CHECK(relaunch(true, false) == 0.0);
+  abfs::strategies::FrontierState start = level;  // a run's first level pays the run's start
+  start.continues_run = false;
+  start.after_grid_level = true;  // ignored unless the level continues a run
+  CHECK(feature_value(*dp, start, stats, "block_relaunch") == 0.0);
+  CHECK(feature_value(*dp, start, stats, "run") == 1.0);
 }
 
 TEST_CASE("a serial arc to a visited vertex is measured on this host, for calibration's serial_edges") {
