@@ -666,7 +666,8 @@ void Executor::prepare_lookahead() {
     if (dp_strategy_ != nullptr) {
       continued.grid_level = !fits_block[i];
       continued.after_grid_level = i > 0 && !fits_block[i - 1];  // a run's level before this one
-      dp_us = predict_carried_us(*dp_strategy_, dp_strategy_->cost_features(continued, stats_), state.frontier_edges);
+      dp_us = predict_carried_us(*dp_strategy_, dp_strategy_->cost_features(continued, stats_), state.frontier_edges,
+                                 continued.grid_level);
       // dynamic_parallel's one-block levels are one_block's loop in a graph node, and cost no
       // less: forced on luxembourg_osm, 2.90 ms a BFS against one_block's 2.70. Corrected apart,
       // their prices came within 1-2% of each other over luxembourg_osm's middle levels, and the
@@ -797,7 +798,8 @@ void Executor::upload_handback() {
         m.stay[kernel][c] = !dp && kernel == 1 ? AffineCost{kNever, 0.0f, 0.0f}
                                                : affine_in_class(c, [&](VertexId v, EdgeOffset e) {
                                                    return predict_carried_us(
-                                                       *s, s->cost_features(state_of(v, e, kernel == 1), stats_), e);
+                                                       *s, s->cost_features(state_of(v, e, kernel == 1), stats_), e,
+                                                       kernel == 1);
                                                  });
       }
       m.host[c] = host_costs[static_cast<std::size_t>(c)];
@@ -807,8 +809,8 @@ void Executor::upload_handback() {
       auto per_discovered = [&](bool grid) {
         constexpr double kProbe = 1e6;
         return static_cast<float>(
-            (predict_carried_us(*s, s->cost_features(state_of(1, arcs, grid, kProbe), stats_), arcs) -
-             predict_carried_us(*s, s->cost_features(state_of(1, arcs, grid), stats_), arcs)) /
+            (predict_carried_us(*s, s->cost_features(state_of(1, arcs, grid, kProbe), stats_), arcs, grid) -
+             predict_carried_us(*s, s->cost_features(state_of(1, arcs, grid), stats_), arcs, grid)) /
             kProbe);
       };
       m.grid_per_discovered[c] = dp ? per_discovered(true) : 0.0f;
@@ -1193,7 +1195,8 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
       const bool host_run = s == host_strategy_ && host_runs_;
       if (s == dp_strategy_) again.grid_level = block_strategy_ == nullptr || !block_strategy_->applicable(state);
       const double each = device_run || host_run
-                               ? predict_carried_us(*s, s->cost_features(again, stats_), state.frontier_edges)
+                               ? predict_carried_us(*s, s->cost_features(again, stats_), state.frontier_edges,
+                                                    again.grid_level)
                                : c.level_us;
       c.carried_levels = device_run ? static_cast<std::size_t>(persist) : 0;
       c.carried_us = device_run ? persist * each : 0.0;
@@ -1444,7 +1447,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const VertexId device_end = placement.synced(Location::Device);
     const int group = decided_group(strategy, placement.location, level);
     // Learned as a host run's carried level: without the executor's part, priced or measured.
-    const bool carried_group = models_ != nullptr && host_run_level(strategy, placement.location, level);
+    const bool host_run_priced = models_ != nullptr && host_run_level(strategy, placement.location, level);
     // The level's price includes this BFS's surprise factor where the models chose it; the
     // online correction learns from the price without it.
     const std::size_t slot = correction_slot(&strategy);
@@ -1516,9 +1519,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         level == 0 && models_ != nullptr ? std::max(0.0, record.executor_us - models_->level_overhead_us) : 0.0;
     if (level == 0) learn_first_level(measured_extra);
     auto learn_level = [&](double measured_us) {
-      const double predicted_us = record.predicted_us - extra - (carried_group ? models_->level_overhead_us : 0.0);
+      const double predicted_us = record.predicted_us - extra - (host_run_priced ? models_->level_overhead_us : 0.0);
       const double strategy_us =
-          std::max(0.0, measured_us - measured_extra - (carried_group ? record.executor_us : 0.0));
+          std::max(0.0, measured_us - measured_extra - (host_run_priced ? record.executor_us : 0.0));
       observe(&strategy, state.frontier_edges, group, predicted_us / surprise, strategy_us);
       if (choice.priced) note_surprise(slot, predicted_us, strategy_us);
     };
@@ -1725,8 +1728,9 @@ void Executor::expand_device_runs(BfsResult& result) {
           continued_state(next.level, d, previous, visited, expanded, on_host ? Location::Host : Location::Device),
           stats_);
       expanded += d.frontier_edges;
-      next.predicted_us = predict_carried_us(*run.strategy, features, d.frontier_edges);
-      observe(run.strategy, d.frontier_edges, kCarried, next.predicted_us, us);
+      const bool grid = !on_host && d.kernel != 0;
+      next.predicted_us = predict_carried_us(*run.strategy, features, d.frontier_edges, grid);
+      observe(run.strategy, d.frontier_edges, carried_group(grid), next.predicted_us, us);
       if (samples_ != nullptr) samples_->push_back({run.strategy->name(), features, us});
       levels.push_back(std::move(next));
     }

@@ -425,9 +425,11 @@ class Executor {
                           int group) const;
   // A level's predicted time inside a device-driven run of s (no launch or executor overhead;
   // the online correction of carried levels).
+  // A level a run carries (grid_level: a dynamic_parallel grid level), with its group's
+  // online correction (carried_group).
   double predict_carried_us(const strategies::Strategy& s, const strategies::CostFeatures& f,
-                            EdgeOffset frontier_edges) const {
-    return predict(model_of(&s), f) * correction(&s, frontier_edges, kCarried);
+                            EdgeOffset frontier_edges, bool grid_level = false) const {
+    return predict(model_of(&s), f) * correction(&s, frontier_edges, carried_group(grid_level));
   }
 
   std::shared_ptr<const ModelSet> models_;
@@ -626,11 +628,16 @@ class Executor {
   // (the first work of a BFS, its code and data cold in the host's caches: ~12 us for one
   // vertex on the host on cnr-2000, 1-2 predicted), a device level where a device-driven run
   // stopped before the BFS ended (outgrown, handed back: privatized_queue there took 43 us
-  // beyond its expansion kernel against 23 elsewhere, medians, H100, 2026-11-24); the upload
-  // slot's: see upload_group.
+  // beyond its expansion kernel against 23 elsewhere, medians, H100, 2026-11-24), a grid level
+  // a dynamic_parallel run carried (carried_group); the upload slot's: see upload_group.
   static constexpr int kSizeClasses = 12;
-  static constexpr int kGroups = 5;
-  static constexpr int kPlain = 0, kCarried = 1, kAfterMove = 2, kFirstLevel = 3, kAfterRun = 4;
+  static constexpr int kGroups = 6;
+  static constexpr int kPlain = 0, kCarried = 1, kAfterMove = 2, kFirstLevel = 3, kAfterRun = 4, kCarriedGrid = 5;
+  // A carried level's group. dynamic_parallel's grid levels are corrected apart from the
+  // one-block loop's: sharing a size class, cnr-2000's one-block levels of 4,000-8,000 arcs
+  // (priced 7.4 us, took 9.6) raised the factor that priced its grid levels of 8,000-16,000 at
+  // 18.6 where they took 12.8 (medians; 27 of 58 over 40% high; H100, 2026-11-26).
+  static int carried_group(bool grid_level) { return grid_level ? kCarriedGrid : kCarried; }
   static constexpr int kClasses = kGroups * kSizeClasses;
   struct Correction {
     std::array<double, kClasses + kGroups> log_factor{};  // + one fallback per group
