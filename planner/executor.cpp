@@ -163,9 +163,14 @@ std::size_t Executor::correction_slot(const strategies::Strategy* s) const {
 
 double Executor::correction_at(std::size_t slot, EdgeOffset size, int group) const {
   if (slot >= corrections_.size()) return 1.0;
+  return class_factor(slot, static_cast<std::size_t>(size_class(size, group)));
+}
+
+double Executor::class_factor(std::size_t slot, std::size_t k) const {
   const Correction& c = corrections_[slot];
-  const auto k = static_cast<std::size_t>(size_class(size, group));
   if (c.known[k]) return c.factor[k];
+  if (k >= kClasses) return 1.0;  // a group's fallback, not learned yet
+  const int group = static_cast<int>(k / kSizeClasses);
   // A group this slot has not run yet is priced as its plain levels (below), so that it is
   // tried once and learns its own factor. Until 2026-11-25 a strategy's first level after an
   // upload was priced by a factor pooled over the strategies that had run one: privatized_queue's
@@ -181,7 +186,7 @@ double Executor::correction_at(std::size_t slot, EdgeOffset size, int group) con
   // plain level and, once its plain class had learned 8x, 380 again in a later BFS right after
   // a run handed back, priced by the after-run group's fallback (H100, 2026-11-24).
   if ((group == kAfterMove || group == kAfterRun) && slot < strategies_.size()) {
-    const auto plain = static_cast<std::size_t>(size_class(size, kPlain));
+    const std::size_t plain = kPlain * kSizeClasses + k % kSizeClasses;
     if (c.known[plain]) return std::max(group_factor, c.factor[plain]);
   }
   return group_factor;
@@ -260,13 +265,32 @@ void Executor::fold_observations() {
   // reached the 8x limit at 7.7; with 32x it was priced 14.4-18.9. But its noise is one-sided
   // and a BFS has one such level: a slow first one (the first BFS after planning, or after other
   // work) priced ca-AstroPh-lcc's next level 0 at 10.4 us where it took 3.1 (H100,
-  // 2026-11-24). So the first observation is held to 8x, and later ones move the factor up a
-  // quarter of the way and down half of it.
+  // 2026-11-24). So the first rise is held to 8x, and later ones move the factor up a quarter
+  // of the way and down half of it.
+  // A factor rises only as far as the class's previous fold confirms: towards the smaller of
+  // this BFS's ratio and that one's (none before the class's first fold: no rise). One slow BFS
+  // otherwise priced a strategy out for good, since a class that is not run again does not
+  // unlearn it: in `abfs compare`, which runs the other plans between the adaptive plan's
+  // rounds, the warm-up BFS of the second round took its level-0 upload cold, and every device
+  // start at level 0 was priced 9-14 us higher for the rest of the round (one_block 42.8 ->
+  // 55.0 us, dynamic_parallel 53.6 -> 67.8 on uniform:1048576:8, where dynamic_parallel's start
+  // had taken 53.1; wave and soc-Slashdot0902 alike), and no BFS started on the device at
+  // level 0 again (H100, 2026-11-26). Falls take one BFS. With the confirmation (`abfs compare`,
+  // 4 sources x 3 rounds, one build switched, means): adaptive / oracle on ca-AstroPh-lcc 1.04
+  // -> 0.99, email-Enron 1.05 -> 1.01, soc-Slashdot0902 1.18 -> 1.14, uniform:1048576:8 1.13 ->
+  // 1.12, wave 1.01 -> 1.01.
   constexpr double kLimit = 2.0794415416798357;            // log(8)
   constexpr double kFirstLevelLimit = 3.4657359027997265;  // log(32)
-  auto fold = [&](Correction& c, std::size_t k, double measured, double predicted) {
+  auto fold = [&](std::size_t slot, std::size_t k, double measured, double predicted) {
     if (measured <= 0.0 || predicted <= 0.0) return;
-    const double ratio = std::log(measured / predicted);
+    Correction& c = corrections_[slot];
+    const double observed = std::log(measured / predicted);
+    const double current = std::log(class_factor(slot, k));
+    const double previous = c.folded[k] ? c.last_log_ratio[k] : current;
+    c.last_log_ratio[k] = observed;
+    c.folded[k] = true;
+    const double ratio = observed > current ? std::max(current, std::min(observed, previous)) : observed;
+    if (ratio == current && !c.known[k]) return;  // the class goes on at its fallback
     const std::size_t group = k < kClasses ? k / kSizeClasses : k - kClasses;
     if (group == kFirstLevel && c.known[k]) {  // the upload slot has no such group
       const double step = ratio > c.log_factor[k] ? 0.25 : 0.5;
@@ -285,7 +309,6 @@ void Executor::fold_observations() {
   });
   for (std::size_t at = 0; at < observations_.size();) {
     const std::uint16_t slot = observations_[at].slot;
-    Correction& c = corrections_[slot];
     std::array<double, kGroups> group_measured{}, group_predicted{};  // for the groups' fallbacks
     while (at < observations_.size() && observations_[at].slot == slot) {
       const std::uint16_t cls = observations_[at].cls;
@@ -305,9 +328,9 @@ void Executor::fold_observations() {
       const std::size_t group = cls / kSizeClasses;
       group_measured[group] += measured;
       group_predicted[group] += predicted;
-      fold(c, cls, measured, predicted);
+      fold(slot, cls, measured, predicted);
     }
-    for (std::size_t g = 0; g < kGroups; ++g) fold(c, kClasses + g, group_measured[g], group_predicted[g]);
+    for (std::size_t g = 0; g < kGroups; ++g) fold(slot, kClasses + g, group_measured[g], group_predicted[g]);
   }
   observations_.clear();
 }

@@ -643,6 +643,10 @@ class Executor {
     std::array<double, kClasses + kGroups> log_factor{};  // + one fallback per group
     std::array<double, kClasses + kGroups> factor{};
     std::array<bool, kClasses + kGroups> known{};
+    // The log ratio measured / predicted the class's last fold saw (folded: one has), which an
+    // upward move must be confirmed by (fold_observations).
+    std::array<double, kClasses + kGroups> last_log_ratio{};
+    std::array<bool, kClasses + kGroups> folded{};
   };
   struct Observation {
     std::uint16_t slot;
@@ -656,6 +660,10 @@ class Executor {
   std::size_t correction_slot(const strategies::Strategy* s) const;
   std::size_t upload_slot() const { return strategies_.size(); }
   double correction_at(std::size_t slot, EdgeOffset size, int group) const;
+  // The factor correction_at prices slot's class k (a size class of a group, or a group's
+  // fallback) with: its own once learned, else its group's fallback (for a level after a move or
+  // a run, at least the same size's plain factor).
+  double class_factor(std::size_t slot, std::size_t k) const;
   double correction(const strategies::Strategy* s, EdgeOffset frontier_edges, int group) const {
     return correction_at(correction_slot(s), frontier_edges, group);
   }
