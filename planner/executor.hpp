@@ -98,6 +98,19 @@ std::vector<std::size_t> distinct_profiles(const std::vector<VertexId>& reaches)
 /// one_block run takes 3-7; H100, 2026-11-24).
 std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited);
 
+/// The log factor an online-correction class moves towards when a BFS's levels of it took
+/// exp(observed) times their uncorrected price: the median of its factor now (current), that
+/// ratio and the ratio of its previous fold (folded: it had one), so that a move needs two
+/// BFSs to agree; at its first fold, the ratio itself (a model's error shows from its first
+/// BFS: luxembourg_osm's host-run levels took 2.5x their price). One slow BFS otherwise priced a
+/// strategy out for good, since a class that is not run again does not unlearn it: in `abfs
+/// compare`, which runs the other plans between the adaptive plan's rounds, the warm-up BFS of
+/// the second round took its level-0 upload cold, and every device start at level 0 was priced
+/// 9-14 us higher for the rest of the round (one_block 42.8 -> 55.0 us, dynamic_parallel 53.6 ->
+/// 67.8 on uniform:1048576:8, where dynamic_parallel's start had taken 53.1; wave and
+/// soc-Slashdot0902 alike), and no BFS started on the device at level 0 again (H100, 2026-11-26).
+double correction_target(double current, double observed, double previous, bool folded);
+
 /// A sampled BFS's tail, from the level after its widest: by level, the smallest frontier so
 /// far (not increasing). Returns the first level of the tail whose frontier had shrunk to at
 /// most `frontier` vertices (the tail's last if none had; 0 for an empty tail).
