@@ -436,10 +436,9 @@ class Executor {
   // slot: the strategy's index in strategies_.
   double predict_level_us(std::size_t slot, const strategies::CostFeatures& f, EdgeOffset frontier_edges,
                           int group) const;
-  // A level's predicted time inside a device-driven run of s (no launch or executor overhead;
-  // the online correction of carried levels).
-  // A level a run carries (grid_level: a dynamic_parallel grid level), with its group's
-  // online correction (carried_group).
+  // A level's predicted time inside a device-driven run of s (no launch or executor overhead),
+  // with the online correction of carried levels (grid_level: a dynamic_parallel grid level's,
+  // carried_group).
   double predict_carried_us(const strategies::Strategy& s, const strategies::CostFeatures& f,
                             EdgeOffset frontier_edges, bool grid_level = false) const {
     return predict(model_of(&s), f) * correction(&s, frontier_edges, carried_group(grid_level));
@@ -656,8 +655,8 @@ class Executor {
     std::array<double, kClasses + kGroups> log_factor{};  // + one fallback per group
     std::array<double, kClasses + kGroups> factor{};
     std::array<bool, kClasses + kGroups> known{};
-    // The log ratio measured / predicted the class's last fold saw (folded: one has), which an
-    // upward move must be confirmed by (fold_observations).
+    // The log ratio measured / predicted the class's last fold saw (folded: one has), which the
+    // next fold's move takes the median with (correction_target).
     std::array<double, kClasses + kGroups> last_log_ratio{};
     std::array<bool, kClasses + kGroups> folded{};
   };
