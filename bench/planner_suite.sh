@@ -11,6 +11,8 @@
 #   luxembourg_osm and kron:22.
 # OUT gets summary.txt, compare.txt, calibrate.txt, wisdom.yaml and logs.tar.gz (with the adaptive
 # and oracle level logs of every compared graph, kept across calls into the same OUT).
+# bench/suite_verdict.py LOGS... marks each graph's targets in each run's logs.tar.gz and pooled
+# over runs (of one build and wisdom: one call's ratios move 5-15%).
 set -uo pipefail
 bundle=$1; final=$2; shift 2
 mkdir -p "$final"

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Issue 4's targets per graph over one or more `bench/planner_suite.sh ... compare` runs, and pooled.
+
+One call's suite moves small graphs' ratios by 5-15% (the host's speed by call, a slow round;
+docs/PERFORMANCE.md, thirty-second to thirty-fourth sessions), so a verdict wants several calls.
+Input: the runs' logs, each a logs.tar.gz the suite leaves or a folder it was unpacked into, with
+compare_G.json (every plan's BFS times) and levels_G.json (the adaptive plan's level records).
+
+Per graph and run: adaptive / best single strategy and adaptive / oracle (medians of the BFS
+times, as `abfs compare` reports them) and the per-level prediction error's median and 90th
+percentile, with the targets met marked: B (adaptive <= best single), O (adaptive <= 1.05 x
+oracle), m (median error <= 15%), p (p90 <= 40%). "pooled" puts every run's BFS times of a plan
+together (the best single strategy is chosen over the pooled medians) and every run's levels:
+pool only runs of one build and one wisdom.
+
+Usage: bench/suite_verdict.py RUN [RUN ...]   (RUN: a logs.tar.gz or a folder; named by its path)
+"""
+import glob
+import json
+import math
+import os
+import statistics
+import sys
+import tarfile
+import tempfile
+
+ORACLE_BOUND = 1.05
+MEDIAN_BOUND = 0.15
+P90_BOUND = 0.40
+
+
+def quantile(values, q):
+    """The q-quantile as abfs compare takes it (detail::quantile): the nearest rank, ceil(q * n)."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(1, math.ceil(q * len(ordered))) - 1)]
+
+
+def level_errors(levels_doc):
+    """|predicted - measured| / measured of every level with both (conversions included)."""
+    out = []
+    for run in levels_doc["runs"]:
+        for level in run["levels"]:
+            measured = level["time_us"] + level["conversion_us"]
+            predicted = level["predicted_us"] + level["predicted_conversion_us"]
+            if predicted > 0.0 and measured > 0.0:
+                out.append(abs(predicted - measured) / measured)
+    return out
+
+
+def verdict(times, errors):
+    """times: plan name -> BFS times (ms); errors: per-level errors. Returns the row's numbers."""
+    medians = {plan: statistics.median(ms) for plan, ms in times.items() if ms}
+    singles = {plan: ms for plan, ms in medians.items() if plan not in ("auto", "oracle")}
+    best = min(singles, key=singles.get)
+    adaptive, oracle = medians["auto"], medians["oracle"]
+    row = {
+        "best": best,
+        "best_ms": singles[best],
+        "auto_ms": adaptive,
+        "oracle_ms": oracle,
+        "median_error": quantile(errors, 0.5),
+        "p90_error": quantile(errors, 0.9),
+    }
+    row["marks"] = "".join(
+        mark if ok else "-"
+        for mark, ok in (
+            ("B", adaptive <= singles[best]),
+            ("O", adaptive <= ORACLE_BOUND * oracle),
+            ("m", row["median_error"] <= MEDIAN_BOUND),
+            ("p", row["p90_error"] <= P90_BOUND),
+        )
+    )
+    return row
+
+
+def load_run(path, scratch):
+    """graph -> (plan -> BFS times, per-level errors) for one run."""
+    folder = path
+    if os.path.isfile(path):
+        folder = tempfile.mkdtemp(dir=scratch)
+        with tarfile.open(path) as tar:
+            # The "data" filter where this Python has it (3.12+ warns without one).
+            tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+    graphs = {}
+    for compare_path in sorted(glob.glob(os.path.join(folder, "compare_*.json"))):
+        graph = os.path.basename(compare_path)[len("compare_"):-len(".json")]
+        with open(compare_path) as f:
+            compare = json.load(f)
+        times = {plan: list(timing["ms"]) for plan, timing in compare["plans"].items()}
+        levels_path = os.path.join(folder, f"levels_{graph}.json")
+        errors = []
+        if os.path.exists(levels_path):
+            with open(levels_path) as f:
+                errors = level_errors(json.load(f))
+        graphs[graph] = (times, errors)
+    return graphs
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if len(argv) >= 2 else 2
+    with tempfile.TemporaryDirectory() as scratch:
+        runs = [(path, load_run(path, scratch)) for path in argv[1:]]
+    graphs = sorted({graph for _, run in runs for graph in run})
+    met = {name: 0 for name, _ in runs}
+    met["pooled"] = 0
+    present = {name: len(run) for name, run in runs}
+    present["pooled"] = len(graphs)
+    for graph in graphs:
+        print(graph)
+        pooled_times, pooled_errors = {}, []
+        for name, run in runs:
+            if graph not in run:
+                continue
+            times, errors = run[graph]
+            for plan, ms in times.items():
+                pooled_times.setdefault(plan, []).extend(ms)
+            pooled_errors.extend(errors)
+            row = verdict(times, errors)
+            met[name] += row["marks"] == "BOmp"
+            print(
+                f"  {row['marks']}  a / best {row['auto_ms'] / row['best_ms']:.3f} ({row['best']} {row['best_ms']:.4f} ms), "
+                f"a / oracle {row['auto_ms'] / row['oracle_ms']:.3f}, error {100 * row['median_error']:.0f} / "
+                f"{100 * row['p90_error']:.0f}%  {name}"
+            )
+        row = verdict(pooled_times, pooled_errors)
+        met["pooled"] += row["marks"] == "BOmp"
+        print(
+            f"  {row['marks']}  a / best {row['auto_ms'] / row['best_ms']:.3f} ({row['best']} {row['best_ms']:.4f} ms), "
+            f"a / oracle {row['auto_ms'] / row['oracle_ms']:.3f}, error {100 * row['median_error']:.0f} / "
+            f"{100 * row['p90_error']:.0f}%  pooled"
+        )
+    print("all four targets: " + ", ".join(f"{name} {count} of {present[name]}" for name, count in met.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
