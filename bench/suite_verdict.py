@@ -17,36 +17,18 @@ Usage: bench/suite_verdict.py RUN [RUN ...]   (RUN: a logs.tar.gz or a folder; n
 """
 import glob
 import json
-import math
 import os
 import statistics
 import sys
 import tarfile
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from level_gap import errors as level_errors, quantile  # noqa: E402  (abfs compare's per-level errors)
+
 ORACLE_BOUND = 1.05
 MEDIAN_BOUND = 0.15
 P90_BOUND = 0.40
-
-
-def quantile(values, q):
-    """The q-quantile as abfs compare takes it (detail::quantile): the nearest rank, ceil(q * n)."""
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, max(1, math.ceil(q * len(ordered))) - 1)]
-
-
-def level_errors(levels_doc):
-    """|predicted - measured| / measured of every level with both (conversions included)."""
-    out = []
-    for run in levels_doc["runs"]:
-        for level in run["levels"]:
-            measured = level["time_us"] + level["conversion_us"]
-            predicted = level["predicted_us"] + level["predicted_conversion_us"]
-            if predicted > 0.0 and measured > 0.0:
-                out.append(abs(predicted - measured) / measured)
-    return out
 
 
 def verdict(times, errors):
@@ -60,8 +42,8 @@ def verdict(times, errors):
         "best_ms": singles[best],
         "auto_ms": adaptive,
         "oracle_ms": oracle,
-        "median_error": quantile(errors, 0.5),
-        "p90_error": quantile(errors, 0.9),
+        "median_error": quantile(errors, 0.5) if errors else float("nan"),
+        "p90_error": quantile(errors, 0.9) if errors else float("nan"),
     }
     row["marks"] = "".join(
         mark if ok else "-"
@@ -93,7 +75,7 @@ def load_run(path, scratch):
         errors = []
         if os.path.exists(levels_path):
             with open(levels_path) as f:
-                errors = level_errors(json.load(f))
+                errors = level_errors(json.load(f))[0]
         graphs[graph] = (times, errors)
     return graphs
 
