@@ -426,8 +426,8 @@ TEST_CASE("an online-correction class moves to the median of its factor and its 
   // Its first fold: the ratio itself, up or down.
   CHECK(correction_target(0.0, 1.5, 0.0, false) == 1.5);
   CHECK(correction_target(0.5, -1.0, 0.0, false) == -1.0);
-  // One slow BFS after a fold that agreed with the factor moves nothing (the factor stays 1x,
-  // log 0); so does one fast one.
+  // One slow BFS after a fold that agreed with the factor (1x, log 0) moves it no further than
+  // that fold's ratio; nor does one fast one.
   CHECK(correction_target(0.0, 0.9, 0.05, true) == 0.05);
   CHECK(correction_target(0.0, 0.9, -0.2, true) == 0.0);
   CHECK(correction_target(0.0, -0.9, 0.0, true) == 0.0);
