@@ -823,25 +823,23 @@ void Executor::upload_handback() {
                                                  });
       }
       m.host[c] = host_costs[static_cast<std::size_t>(c)];
-      // A level's price of its discoveries, by differences at the class's smallest arc count
-      // (every model is linear in its features, the correction a factor per class).
+      // A level's price of its discoveries, and a one-block level's of the loop's relaunch after
+      // a grid level (block_relaunch), by differences at the class's smallest arc count (every
+      // model is linear in its features, the correction a factor per class).
       const EdgeOffset arcs = smallest_arcs_of_class(c);
+      auto carried_us = [&](const strategies::FrontierState& state) {
+        return predict_carried_us(*s, s->cost_features(state, stats_), arcs, state.grid_level);
+      };
       auto per_discovered = [&](bool grid) {
         constexpr double kProbe = 1e6;
-        return static_cast<float>(
-            (predict_carried_us(*s, s->cost_features(state_of(1, arcs, grid, kProbe), stats_), arcs, grid) -
-             predict_carried_us(*s, s->cost_features(state_of(1, arcs, grid), stats_), arcs, grid)) /
-            kProbe);
+        return static_cast<float>((carried_us(state_of(1, arcs, grid, kProbe)) - carried_us(state_of(1, arcs, grid))) /
+                                  kProbe);
       };
       m.grid_per_discovered[c] = dp ? per_discovered(true) : 0.0f;
       m.block_per_discovered[c] = per_discovered(false);
-      // A one-block level right after a grid level, over stay[0] (block_relaunch).
       strategies::FrontierState relaunched = state_of(1, arcs, false);
       relaunched.after_grid_level = true;
-      m.block_relaunch[c] =
-          dp ? static_cast<float>(predict_carried_us(*s, s->cost_features(relaunched, stats_), arcs) -
-                                  predict_carried_us(*s, s->cost_features(state_of(1, arcs, false), stats_), arcs))
-             : 0.0f;
+      m.block_relaunch[c] = dp ? static_cast<float>(carried_us(relaunched) - carried_us(state_of(1, arcs, false))) : 0.0f;
     }
     h->levels_host.resize(levels);
     for (std::size_t k = 0; k < levels; ++k) {
