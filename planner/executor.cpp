@@ -647,6 +647,8 @@ double Executor::RunLookahead::to_go(std::size_t level) const {
 void Executor::prepare_lookahead() {
   profile_.value.clear();
   profile_.host_leave.clear();
+  profile_.host_upload.clear();
+  profile_.host_keep.clear();
   for (RunLookahead* run : {&profile_.block_run, &profile_.dp_run}) *run = RunLookahead{};
   const bool host_model = model_of(host_strategy_).fit != nullptr;
   for (int c = 0; c < kHandbackClasses; ++c) {
@@ -706,6 +708,8 @@ void Executor::prepare_lookahead() {
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
   profile_.value.assign(levels + 1, PlaceCosts{});
   profile_.host_leave.assign(levels, {kInfinity, kInfinity});
+  profile_.host_upload.assign(levels, {0.0, 0.0});
+  profile_.host_keep.assign(levels, {kInfinity, kInfinity});
   for (std::size_t i = levels; i-- > 0;) {
     const strategies::FrontierState& state = states[i];
     PlaceCosts& here = profile_.value[i];
@@ -753,9 +757,10 @@ void Executor::prepare_lookahead() {
           if (&s != block_strategy_) leave_block = std::min(leave_block, leave);
           if (&s != dp_strategy_) leave_dp = std::min(leave_dp, leave);
         }
-        if (location_of(from) == Location::Host && &s != host_strategy_) {
-          double& leave = leave_host[from == Place::HostFresh ? 0 : 1];
-          leave = std::min(leave, total);
+        if (location_of(from) == Location::Host) {
+          const std::size_t h = from == Place::HostFresh ? 0 : 1;
+          double& way = &s != host_strategy_ ? leave_host[h] : profile_.host_keep[i][h];
+          way = std::min(way, total);
         }
       }
     }
@@ -772,6 +777,8 @@ void Executor::prepare_lookahead() {
     run_end(profile_.block_run, leave_block, fits_block[i]);
     run_end(profile_.dp_run, leave_dp, dp_strategy_ != nullptr);
     profile_.host_leave[i] = leave_host;
+    profile_.host_upload[i] = {converted[static_cast<std::size_t>(Place::HostFresh)].upload_us,
+                               converted[static_cast<std::size_t>(Place::Host)].upload_us};
   }
   upload_handback();
 }
@@ -893,6 +900,16 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
   if (carried_levels != nullptr) *carried_levels = stop - next;
   if (carried_us != nullptr) *carried_us = run->prefix[stop] - run->prefix[next];
   return run->to_go(next);
+}
+
+double Executor::host_future_us(std::size_t next, Place at, VertexId upload_vertices, int level) const {
+  const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
+  if (next >= levels) return 0.0;
+  const std::size_t h = at == Place::HostFresh ? 0 : 1;
+  const double leave = profile_.host_leave[next][h] - profile_.host_upload[next][h] +
+                       predict_upload_us(upload_vertices, at == Place::HostFresh, level);
+  const double best = std::min(profile_.host_keep[next][h], leave);
+  return std::isfinite(best) ? best : profile_.value[next][static_cast<std::size_t>(at)];
 }
 
 bool Executor::next_outgrows_block(const strategies::FrontierState& state, std::size_t next) const {
@@ -1204,7 +1221,19 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     // ca-AstroPh-lcc 0.996, email-Enron 0.977 (the same routes: its processes' speed),
     // uk-2007-05@100000 0.968 (sources whose run from level 0 now starts after a host level).
     const bool ends_at_next = outgrows && s == block_strategy_;
-    const double after = future_us(*s, from, next, &c.carried_levels, &c.carried_us, ends_at_next);
+    const Place to = place_after(*s, from);
+    double after = 0.0;
+    if (location_of(to) == Location::Host) {
+      // The next upload moves what the device has not seen and this level's discoveries (at
+      // level 0 the source's arcs bound them).
+      const double discovered = state.level == 0 ? static_cast<double>(state.frontier_edges)
+                                                 : strategies::expected_discovered(state, stats_);
+      const auto moved = static_cast<VertexId>(std::min<double>(
+          static_cast<double>(end - placement.synced_end[1]) + std::ceil(discovered), stats_.num_vertices));
+      after = host_future_us(next, to, moved, state.level + 1);
+    } else {
+      after = future_us(*s, from, next, &c.carried_levels, &c.carried_us, ends_at_next);
+    }
     c.future_us = after - c.carried_us;
     if (persist > 0) {
       // This frontier `persist` more times: a run carries them, the others repeat themselves.

@@ -254,6 +254,13 @@ class Executor {
   // outgrows the one-block loop where the sample's did not: next_outgrows_block).
   double future_us(const strategies::Strategy& s, Place from, std::size_t next, std::size_t* carried_levels,
                    double* carried_us, bool stop_at_next = false) const;
+  // The cost to go from the host (`at`: HostFresh or Host) at profile level `next`, with the
+  // way off the host priced with this BFS's upload of upload_vertices visits for its level
+  // `level` instead of the profile's (Profile::host_upload): the profile's visits are another
+  // source's. kron:22's level 0 priced cpu_expand's cost to go 43 us above privatized_queue's
+  // (412 against 369 us), the upload of its sample's visits, where this BFS's 6 took 11-15 in
+  // the per-level oracle's trials (H100, 2026-11-26).
+  double host_future_us(std::size_t next, Place at, VertexId upload_vertices, int level) const;
   // A hand-back table's HandbackTable::price_from for a run the lookahead stops at profile
   // level `stop`: the vertices visited two levels before it (0 that early; never at the end).
   unsigned int price_from_before(std::size_t stop) const;
@@ -574,8 +581,9 @@ class Executor {
     std::vector<PlaceCosts> value;  // by level and place: the cost to go
     RunLookahead block_run, dp_run;
     // By level: the cost to go without cpu_expand from the host, [0] before the BFS used the
-    // device, [1] after (continue_on_host).
-    std::vector<std::array<double, 2>> host_leave;
+    // device, [1] after (continue_on_host); the upload it includes, for the profile's visits
+    // (host_upload); and the cost to go with cpu_expand there (host_keep).
+    std::vector<std::array<double, 2>> host_leave, host_upload, host_keep;
     HandbackBuffers block_handback, dp_handback;
   };
   // The profile in use; profiles_[active_profile_] is its empty slot. Swapping moves vectors
