@@ -233,7 +233,7 @@ void Executor::learn_warm_uploads() {
     observe_at(upload_slot(), u.vertices, upload_group(u.first, u.level), predict_upload_us(u.vertices, u.first, u.level),
                u.us);
   }
-  fold_observations();
+  fold_observations(true);
 }
 
 void Executor::learn_corrections() {
@@ -254,7 +254,7 @@ void Executor::learn_corrections() {
   prepare_lookaheads();
 }
 
-void Executor::fold_observations() {
+void Executor::fold_observations(bool deliberate) {
   // Ratio of sums, not a median of ratios: the decisions add levels up, and the slow levels of
   // a class weigh in a total as they do in the BFS. Observations more than 4x off the class's
   // lower median ratio (a page fault, a descheduled thread) are left out: one of them would
@@ -274,16 +274,18 @@ void Executor::fold_observations() {
   // compare`, 4 sources x 3 rounds, one build switched, means): adaptive / oracle on
   // ca-AstroPh-lcc 1.04 -> 0.99, email-Enron 1.05 -> 1.01, soc-Slashdot0902 1.18 -> 1.14,
   // uniform:1048576:8 1.13 -> 1.12, wave 1.01 -> 1.01 (H100, 2026-11-26).
-  auto fold = [&](std::size_t slot, std::size_t k, double measured, double predicted) {
+  auto fold = [&](std::size_t slot, std::size_t k, double measured, double predicted, std::size_t levels) {
     if (measured <= 0.0 || predicted <= 0.0) return;
     Correction& c = corrections_[slot];
     const double observed = std::log(measured / predicted);
     const double current = std::log(class_factor(slot, k));
-    const double ratio = correction_target(current, observed, c.last_log_ratio[k], c.folded[k]);
+    const std::size_t group = k < kClasses ? k / kSizeClasses : k - kClasses;
+    // Level 0 (one a BFS) has its own limits and steps below, and learns from its first BFS.
+    const double ratio = correction_target(current, observed, c.last_log_ratio[k], c.folded[k],
+                                           group == kFirstLevel ? kFreeFoldLevels : levels);
     c.last_log_ratio[k] = observed;
     c.folded[k] = true;
     if (ratio == current && !c.known[k]) return;  // the class goes on at its fallback
-    const std::size_t group = k < kClasses ? k / kSizeClasses : k - kClasses;
     if (group == kFirstLevel && c.known[k]) {  // the upload slot has no such group
       const double step = ratio > c.log_factor[k] ? 0.25 : 0.5;
       c.log_factor[k] = std::clamp(c.log_factor[k] + step * (ratio - c.log_factor[k]), -kFirstLevelLimit,
@@ -302,6 +304,7 @@ void Executor::fold_observations() {
   for (std::size_t at = 0; at < observations_.size();) {
     const std::uint16_t slot = observations_[at].slot;
     std::array<double, kGroups> group_measured{}, group_predicted{};  // for the groups' fallbacks
+    std::array<std::size_t, kGroups> group_levels{};
     while (at < observations_.size() && observations_[at].slot == slot) {
       const std::uint16_t cls = observations_[at].cls;
       std::size_t last = at;
@@ -311,6 +314,7 @@ void Executor::fold_observations() {
       const Observation& mid = observations_[at + (last - at - 1) / 2];
       const double median = mid.measured_us / mid.predicted_us;
       double measured = 0.0, predicted = 0.0;
+      const std::size_t levels = deliberate ? kFreeFoldLevels : last - at;
       for (; at < last; ++at) {
         const double ratio = observations_[at].measured_us / observations_[at].predicted_us;
         if (ratio > 4.0 * median || ratio < 0.25 * median) continue;
@@ -320,9 +324,12 @@ void Executor::fold_observations() {
       const std::size_t group = cls / kSizeClasses;
       group_measured[group] += measured;
       group_predicted[group] += predicted;
-      fold(slot, cls, measured, predicted);
+      group_levels[group] += levels;
+      fold(slot, cls, measured, predicted, levels);
     }
-    for (std::size_t g = 0; g < kGroups; ++g) fold(slot, kClasses + g, group_measured[g], group_predicted[g]);
+    for (std::size_t g = 0; g < kGroups; ++g) {
+      fold(slot, kClasses + g, group_measured[g], group_predicted[g], group_levels[g]);
+    }
   }
   observations_.clear();
 }
@@ -346,8 +353,8 @@ std::vector<std::size_t> distinct_profiles(const std::vector<VertexId>& reaches)
   return kept;
 }
 
-double correction_target(double current, double observed, double previous, bool folded) {
-  if (!folded) return observed;
+double correction_target(double current, double observed, double previous, bool folded, std::size_t levels) {
+  if (!folded) return levels >= kFreeFoldLevels ? observed : current;
   return std::max(std::min(current, observed), std::min(std::max(current, observed), previous));
 }
 

@@ -109,7 +109,14 @@ std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited);
 /// 9-14 us higher for the rest of the round (one_block 42.8 -> 55.0 us, dynamic_parallel 53.6 ->
 /// 67.8 on uniform:1048576:8, where dynamic_parallel's start had taken 53.1; wave and
 /// soc-Slashdot0902 alike), and no BFS started on the device at level 0 again (H100, 2026-11-26).
-double correction_target(double current, double observed, double previous, bool folded);
+/// A first fold from fewer than kFreeFoldLevels levels (levels: the BFS's levels of the class)
+/// keeps the factor and waits for a second BFS, as a later fold does: one upload, one run's
+/// start, is one sample, and a cold one priced its class out for good (kron:22's first BFS of a
+/// plan uploaded 85 visits after a host level 0 in 29-80 us, priced 15.5, where the per-level
+/// oracle's took 18-20; the class's factor of 3.6-5x then priced every host level 0 out; H100,
+/// 2026-11-26). A class of many levels (luxembourg_osm's host levels) learns from its first BFS.
+double correction_target(double current, double observed, double previous, bool folded, std::size_t levels);
+inline constexpr std::size_t kFreeFoldLevels = 3;
 
 /// A sampled BFS's tail, from the level after its widest: by level, the smallest frontier so
 /// far (not increasing). Returns the first level of the tail whose frontier had shrunk to at
@@ -742,7 +749,9 @@ class Executor {
     return kPlain;
   }
   void learn_corrections();  // folds the last BFS's observations in, then re-prices the lookahead
-  void fold_observations();  // observations_ into the corrections (learn_corrections' step)
+  // observations_ into the corrections (learn_corrections' step). deliberate: a
+  // measurement (learn_warm_uploads), whose first folds move as many levels' would.
+  void fold_observations(bool deliberate = false);
   // The uploads of warm_strategies' BFS (while warming_), measured before the models were
   // set, and set_models' step that folds them into the upload's correction (learn_warm_uploads).
   bool warming_ = false;

@@ -421,20 +421,26 @@ TEST_CASE("dynamic_parallel prices a one-block level right after a grid level wi
   CHECK(feature_value(*dp, start, stats, "run") == 1.0);
 }
 
-TEST_CASE("an online-correction class moves to the median of its factor and its last two BFSs' ratios") {
+TEST_CASE("an online-correction class moves to the median of its factor and its last two BFSs' ratios, "
+          "a sparse class not at its first") {
   using abfs::detail::correction_target;
-  // Its first fold: the ratio itself, up or down.
-  CHECK(correction_target(0.0, 1.5, 0.0, false) == 1.5);
-  CHECK(correction_target(0.5, -1.0, 0.0, false) == -1.0);
+  constexpr std::size_t many = abfs::detail::kFreeFoldLevels;
+  // Its first fold from many levels: the ratio itself, up or down.
+  CHECK(correction_target(0.0, 1.5, 0.0, false, many) == 1.5);
+  CHECK(correction_target(0.5, -1.0, 0.0, false, many) == -1.0);
+  // From fewer (one upload, one run's start): the factor stays until a second BFS agrees.
+  CHECK(correction_target(0.0, 1.5, 0.0, false, 1) == 0.0);
+  CHECK(correction_target(0.5, -1.0, 0.0, false, many - 1) == 0.5);
+  CHECK(correction_target(0.0, 1.2, 1.5, true, 1) == 1.2);
   // One slow BFS after a fold that agreed with the factor (1x, log 0) moves it no further than
   // that fold's ratio; nor does one fast one.
-  CHECK(correction_target(0.0, 0.9, 0.05, true) == 0.05);
-  CHECK(correction_target(0.0, 0.9, -0.2, true) == 0.0);
-  CHECK(correction_target(0.0, -0.9, 0.0, true) == 0.0);
+  CHECK(correction_target(0.0, 0.9, 0.05, true, many) == 0.05);
+  CHECK(correction_target(0.0, 0.9, -0.2, true, many) == 0.0);
+  CHECK(correction_target(0.0, -0.9, 0.0, true, many) == 0.0);
   // Two slow BFSs in a row move it as far as the less slow of them; two fast ones alike.
-  CHECK(correction_target(0.0, 0.9, 0.6, true) == 0.6);
-  CHECK(correction_target(0.0, 0.6, 0.9, true) == 0.6);
-  CHECK(correction_target(0.4, -0.3, -0.5, true) == -0.3);
+  CHECK(correction_target(0.0, 0.9, 0.6, true, many) == 0.6);
+  CHECK(correction_target(0.0, 0.6, 0.9, true, many) == 0.6);
+  CHECK(correction_target(0.4, -0.3, -0.5, true, many) == -0.3);
 }
 
 TEST_CASE("a serial arc to a visited vertex is measured on this host, for calibration's serial_edges") {
