@@ -10,7 +10,8 @@
 #   by spec); ABFS_SOURCES sources, 4, times ABFS_ROUNDS rounds, 2. svg: JSON logs and SVGs of
 #   luxembourg_osm and kron:22.
 # OUT gets summary.txt, compare.txt, calibrate.txt, wisdom.yaml and logs.tar.gz (with the adaptive
-# and oracle level logs of every compared graph, kept across calls into the same OUT).
+# and oracle level logs of every compared graph, kept across calls into the same OUT, and written
+# after each graph: a run cut short by an outer time limit keeps the graphs it finished).
 # bench/suite_verdict.py LOGS... marks each graph's targets in each run's logs.tar.gz and pooled
 # over runs (of one build and wisdom: one call's ratios move 5-15%).
 set -uo pipefail
@@ -22,6 +23,7 @@ work=$(mktemp -d)
 export ABFS_DATA_DIR=$bundle/data ABFS_CACHE_DIR=/tmp/abfs-cache
 export ABFS_WISDOM=${ABFS_WISDOM:-$final/wisdom.yaml}
 run() { "$bundle/run.sh" "$@"; }
+save_logs() { tar -czf "$final/logs.tar.gz.part" -C "$work" . && mv "$final/logs.tar.gz.part" "$final/logs.tar.gz"; }
 touch "$final/summary.txt" "$final/compare.txt"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >> "$final/summary.txt" 2>&1
 compare() {
@@ -34,6 +36,7 @@ compare() {
     echo "rc=$? $(grep '^|' "$work/compare_$name.txt")" | tee -a "$final/compare.txt"
     grep '^mean' "$work/compare_$name.txt" | tee -a "$final/compare.txt"
     tail -3 "$work/compare_$name.txt" | grep -i "error\|fail" >> "$final/compare.txt"
+    save_logs
   done
 }
 for step in "$@"; do
@@ -65,4 +68,4 @@ for step in "$@"; do
       done ;;
   esac
 done
-tar -czf "$final/logs.tar.gz" -C "$work" .
+save_logs
