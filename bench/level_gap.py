@@ -11,10 +11,13 @@ one where a source repeats), the mean BFS time of both and the gap between them 
   same        later levels where both ran the same strategy (warmth, pricing overhead, noise);
   different   later levels where the strategies differ (the decisions);
   outside     the adaptive BFS's time not in any level record (timers, the end of the BFS).
-Then the per-level prediction error |predicted - measured| / measured (predictions and times
-with their conversions, as `abfs compare` computes it): median, 90th percentile, and the kinds
-of level most often over 40% (strategy; decided, continued in a run, or with a conversion; the
-measured time's range).
+Then the plan's level against the oracle's of the same source, level and strategy, by where it
+stands (carried by a run, level 0, the first after host or after device levels; in the
+thirty-fifth session's runs the carried levels matched within 1 us, level 0 and the starts after
+host levels did not). Then the per-level prediction error |predicted - measured| / measured
+(predictions and times with their conversions, as `abfs compare` computes it): median, 90th
+percentile, and the kinds of level most often over 40% (strategy; decided, continued in a run,
+or with a conversion; the measured time's range).
 
 Usage: bench/level_gap.py LOGDIR [--worst K]   (K: kinds of level listed per graph, default 3)
 """
@@ -58,6 +61,38 @@ def gap(adaptive, oracle):
             else:
                 parts["different"] += d
     return {k: v / count for k, v in parts.items()} if count else None
+
+
+def where(levels, i, carried_prefix):
+    """Where a level of a log stands: carried by a run, level 0, or the first after host or device levels."""
+    level = levels[i]
+    if level["reason"].startswith(carried_prefix):
+        return "carried"
+    if i == 0:
+        return "level 0"
+    before = "host" if levels[i - 1]["strategy"] == "cpu_expand" else "device"
+    return f"after {before} levels"
+
+
+def starts(adaptive, oracle):
+    """The plan's level minus the oracle's for the same source, level and strategy, by where the
+    level stands (median by kind of the per-(source, level) median differences, with counts):
+    separates the runs' carried levels from their starts and level 0."""
+    def times(log, carried_prefix):
+        out = collections.defaultdict(list)
+        for run in log["runs"]:
+            levels = run["levels"]
+            for i, level in enumerate(levels):
+                key = (run["source"], level["level"], level["strategy"], where(levels, i, carried_prefix))
+                out[key].append(level_us(level))
+        return out
+    plan = times(adaptive, "continued")
+    trials = times(oracle, "oracle: carried")
+    by_where = collections.defaultdict(list)
+    for key, us in plan.items():
+        if key in trials:
+            by_where[key[3]].append(statistics.median(us) - statistics.median(trials[key]))
+    return {w: (statistics.median(d), len(d)) for w, d in by_where.items()}
 
 
 def kind(level):
@@ -118,6 +153,10 @@ def main():
         print(f"{graph}: adaptive {g['adaptive']:.1f} us, oracle {g['oracle']:.1f} (means); gap "
               f"{g['adaptive'] - g['oracle']:.1f} = levels 0-1 {g.get('levels 0-1', 0.0):.1f}, same "
               f"{g.get('same', 0.0):.1f}, different {g.get('different', 0.0):.1f}, outside {g.get('outside', 0.0):.1f}")
+        s = starts(adaptive, oracle)
+        if s:
+            print("  plan - oracle, same source, level and strategy (medians): " +
+                  ", ".join(f"{w} {d:+.1f} us ({n})" for w, (d, n) in sorted(s.items())))
         all_errors, by_kind = errors(adaptive)
         if not all_errors:
             continue
