@@ -11,7 +11,8 @@ times, as `abfs compare` reports them) and the per-level prediction error's medi
 percentile, with the targets met marked: B (adaptive <= best single), O (adaptive <= 1.05 x
 oracle), m (median error <= 15%), p (p90 <= 40%). "pooled" puts every run's BFS times of a plan
 together (the best single strategy is chosen over the pooled medians) and every run's levels:
-pool only runs of one build and one wisdom.
+pool only runs of one build and one wisdom. Last, per run and pooled, on how many graphs both
+speed targets (B and O), each error target and all four hold.
 
 Usage: bench/suite_verdict.py RUN [RUN ...]   (RUN: a logs.tar.gz or a folder; named by its path)
 """
@@ -80,6 +81,15 @@ def load_run(path, scratch):
     return graphs
 
 
+TALLIES = (("both speed targets", "BO"), ("median error", "m"), ("p90 error", "p"), ("all four targets", "BOmp"))
+
+
+def row_line(row, name):
+    return (f"  {row['marks']}  a / best {row['auto_ms'] / row['best_ms']:.3f} ({row['best']} {row['best_ms']:.4f} ms), "
+            f"a / oracle {row['auto_ms'] / row['oracle_ms']:.3f}, error {100 * row['median_error']:.0f} / "
+            f"{100 * row['p90_error']:.0f}%  {name}")
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
@@ -87,10 +97,15 @@ def main(argv):
     with tempfile.TemporaryDirectory() as scratch:
         runs = [(path, load_run(path, scratch)) for path in argv[1:]]
     graphs = sorted({graph for _, run in runs for graph in run})
-    met = {name: 0 for name, _ in runs}
-    met["pooled"] = 0
+    names = [name for name, _ in runs] + ["pooled"]
+    met = {name: {tally: 0 for tally, _ in TALLIES} for name in names}
     present = {name: len(run) for name, run in runs}
     present["pooled"] = len(graphs)
+
+    def count(name, marks):
+        for tally, wanted in TALLIES:
+            met[name][tally] += all(mark in marks for mark in wanted)
+
     for graph in graphs:
         print(graph)
         pooled_times, pooled_errors = {}, []
@@ -102,20 +117,13 @@ def main(argv):
                 pooled_times.setdefault(plan, []).extend(ms)
             pooled_errors.extend(errors)
             row = verdict(times, errors)
-            met[name] += row["marks"] == "BOmp"
-            print(
-                f"  {row['marks']}  a / best {row['auto_ms'] / row['best_ms']:.3f} ({row['best']} {row['best_ms']:.4f} ms), "
-                f"a / oracle {row['auto_ms'] / row['oracle_ms']:.3f}, error {100 * row['median_error']:.0f} / "
-                f"{100 * row['p90_error']:.0f}%  {name}"
-            )
+            count(name, row["marks"])
+            print(row_line(row, name))
         row = verdict(pooled_times, pooled_errors)
-        met["pooled"] += row["marks"] == "BOmp"
-        print(
-            f"  {row['marks']}  a / best {row['auto_ms'] / row['best_ms']:.3f} ({row['best']} {row['best_ms']:.4f} ms), "
-            f"a / oracle {row['auto_ms'] / row['oracle_ms']:.3f}, error {100 * row['median_error']:.0f} / "
-            f"{100 * row['p90_error']:.0f}%  pooled"
-        )
-    print("all four targets: " + ", ".join(f"{name} {count} of {present[name]}" for name, count in met.items()))
+        count("pooled", row["marks"])
+        print(row_line(row, "pooled"))
+    for tally, _ in TALLIES:
+        print(f"{tally}: " + ", ".join(f"{name} {met[name][tally]} of {present[name]}" for name in names))
     return 0
 
 
