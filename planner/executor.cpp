@@ -913,9 +913,9 @@ double Executor::host_future_us(std::size_t next, Place at, VertexId upload_vert
   const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
   if (next >= levels) return 0.0;
   const std::size_t h = at == Place::HostFresh ? 0 : 1;
-  const double leave = profile_.host_leave[next][h] - profile_.host_upload[next][h] +
-                       predict_upload_us(upload_vertices, at == Place::HostFresh, level);
-  const double best = std::min(profile_.host_keep[next][h], leave);
+  const double best = host_cost_to_go(profile_.host_keep[next][h], profile_.host_leave[next][h],
+                                      profile_.host_upload[next][h],
+                                      predict_upload_us(upload_vertices, at == Place::HostFresh, level));
   return std::isfinite(best) ? best : profile_.value[next][static_cast<std::size_t>(at)];
 }
 

@@ -10,6 +10,7 @@
 #include "planner/cost_model.hpp"
 #include "strategies/strategy.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -117,6 +118,13 @@ std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited);
 /// 2026-11-26). A class of many levels (luxembourg_osm's host levels) learns from its first BFS.
 double correction_target(double current, double observed, double previous, bool folded, std::size_t levels);
 inline constexpr std::size_t kFreeFoldLevels = 3;
+
+/// The cost to go from the host at a profile level (us): staying with cpu_expand (keep), or the
+/// cheapest way off the host (leave, which includes the profile's upload profile_upload) with
+/// this BFS's own upload instead (own_upload). With no way off (leave infinite), keep.
+inline double host_cost_to_go(double keep, double leave, double profile_upload, double own_upload) {
+  return std::min(keep, leave - profile_upload + own_upload);
+}
 
 /// A sampled BFS's tail, from the level after its widest: by level, the smallest frontier so
 /// far (not increasing). Returns the first level of the tail whose frontier had shrunk to at

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -441,6 +442,20 @@ TEST_CASE("an online-correction class moves to the median of its factor and its 
   CHECK(correction_target(0.0, 0.9, 0.6, true, many) == 0.6);
   CHECK(correction_target(0.0, 0.6, 0.9, true, many) == 0.6);
   CHECK(correction_target(0.4, -0.3, -0.5, true, many) == -0.3);
+}
+
+TEST_CASE("the cost to go from the host swaps the profile's upload for this BFS's, on the way off the host only") {
+  using abfs::detail::host_cost_to_go;
+  // The profile's own upload: the lookahead's value, the cheaper of staying and leaving.
+  CHECK(host_cost_to_go(400.0, 380.0, 43.0, 43.0) == 380.0);
+  CHECK(host_cost_to_go(370.0, 380.0, 43.0, 43.0) == 370.0);
+  // kron:22's level 0: the sample's 43 us upload, this BFS's 12: leaving gets 31 us cheaper.
+  CHECK(host_cost_to_go(400.0, 380.0, 43.0, 12.0) == 349.0);
+  // A dearer own upload makes leaving dearer, never staying.
+  CHECK(host_cost_to_go(400.0, 380.0, 10.0, 60.0) == 400.0);
+  // No way off the host (no device strategy applies): staying.
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  CHECK(host_cost_to_go(400.0, kNever, 0.0, 12.0) == 400.0);
 }
 
 TEST_CASE("a serial arc to a visited vertex is measured on this host, for calibration's serial_edges") {
