@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Summary of a bench/ab_plans.sh run: per graph, each configuration's BFS medians by round and
+its paired ratio against the first configuration, and where the runs' starts were mispriced.
+
+Input: the OUT folder bench/ab_plans.sh wrote (ab.txt: round, graph, config, median ms over the
+sources; logs/GRAPH_CONFIG_ROUND.json: the level log of each run).
+
+Per graph: the medians by round of each configuration, and the median over rounds of
+config / first config in the same round (rounds run the configurations back to back, so drift
+falls on both; one process's BFSs move 3-5% between processes, so a ratio within that of 1 is
+noise). Then the geometric mean of those ratios over the graphs.
+
+With --starts: the decided levels of the device-driven runs (one_block, dynamic_parallel) by
+where they start (level 0, right after host levels, right after device levels): how many, and
+the median of measured - predicted (us, the strategy's part, conversions apart) per graph and
+configuration. A run's start past level 0 was priced 7-9 us low (median) in the thirty-sixth
+session's A/Bs, 20-30 us on kron:22 and uniform:1048576:8 after host levels.
+
+Usage: bench/ab_summary.py OUT [--starts]
+"""
+import argparse
+import collections
+import glob
+import json
+import math
+import os
+import re
+import statistics
+
+RUN_STRATEGIES = ("one_block", "dynamic_parallel")
+
+
+def read_medians(out):
+    """{graph: {config: {round: ms}}} and the configurations in their order in ab.txt."""
+    medians = collections.defaultdict(lambda: collections.defaultdict(dict))
+    configs = []
+    with open(os.path.join(out, "ab.txt")) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) != 4 or parts[3] == "failed":
+                continue
+            round_, graph, config, ms = parts
+            medians[graph][config][int(round_)] = float(ms)
+            if config not in configs:
+                configs.append(config)
+    return medians, configs
+
+
+def paired(medians, configs):
+    base = configs[0]
+    logs = collections.defaultdict(list)
+    for graph, by_config in medians.items():
+        row = [graph]
+        for config in configs:
+            rounds = by_config.get(config, {})
+            row.append("%s %s" % (config, " ".join("%.3f" % rounds[r] for r in sorted(rounds))))
+            if config != base:
+                both = [r for r in rounds if r in by_config.get(base, {})]
+                ratios = [rounds[r] / by_config[base][r] for r in both]
+                if ratios:
+                    ratio = statistics.median(ratios)
+                    logs[config].append(math.log(ratio))
+                    row.append("%s / %s %.3f" % (config, base, ratio))
+        print("  ".join(row))
+    for config, values in logs.items():
+        print("geometric mean of %s / %s over %d graphs: %.3f" % (config, base, len(values),
+                                                                   math.exp(statistics.mean(values))))
+
+
+def where(levels, k):
+    if k == 0:
+        return "level 0"
+    return "after host" if levels[k - 1]["strategy"] == "cpu_expand" else "after device"
+
+
+def split_log_name(name, configs):
+    """GRAPH_TAG_ROUND (bench/ab_plans.sh: TAG is the config with ':' and '/' as '_') to
+    (graph, config); graph and config names may hold '_', so the longest config that fits."""
+    for config in sorted(configs, key=len, reverse=True):
+        tag = config.replace(":", "_").replace("/", "_")
+        match = re.fullmatch(r"(.+)_" + re.escape(tag) + r"_\d+", name)
+        if match:
+            return match.group(1), config
+    return None
+
+
+def starts(out, configs):
+    errors = collections.defaultdict(list)
+    for path in sorted(glob.glob(os.path.join(out, "logs", "*.json"))):
+        split = split_log_name(os.path.basename(path)[: -len(".json")], configs)
+        if split is None:
+            continue
+        graph, config = split
+        with open(path) as f:
+            log = json.load(f)
+        for run in log["runs"]:
+            levels = run["levels"]
+            for k, level in enumerate(levels):
+                if level["strategy"] not in RUN_STRATEGIES or level["reason"].startswith("continued"):
+                    continue
+                key = (graph, config, level["strategy"], where(levels, k))
+                errors[key].append(level["time_us"] - level["predicted_us"])
+    for key in sorted(errors):
+        values = errors[key]
+        print("%s %s %s %s: %d starts, measured - predicted median %+.1f us" %
+              (key + (len(values), statistics.median(values))))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out")
+    parser.add_argument("--starts", action="store_true")
+    args = parser.parse_args()
+    medians, configs = read_medians(args.out)
+    paired(medians, configs)
+    if args.starts:
+        starts(args.out, configs)
+
+
+if __name__ == "__main__":
+    main()
