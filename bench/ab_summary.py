@@ -13,8 +13,9 @@ noise). Then the geometric mean of those ratios over the graphs.
 With --starts: the decided levels of the device-driven runs (one_block, dynamic_parallel) by
 where they start (level 0, right after host levels, right after device levels): how many, and
 the median of measured - predicted (us, the strategy's part, conversions apart) per graph and
-configuration. A run's start past level 0 was priced 7-9 us low (median) in the thirty-sixth
-session's A/Bs, 20-30 us on kron:22 and uniform:1048576:8 after host levels.
+configuration. dynamic_parallel's starts past level 0 were priced 7-9 us low (median) in the
+suite runs H-J, and 20-30 us after host levels on kron:22 and uniform:1048576:8 in the A/Bs
+(docs/PERFORMANCE.md, thirty-sixth session).
 
 Usage: bench/ab_summary.py OUT [--starts]
 """
