@@ -346,16 +346,15 @@ void add_pull_profile(const Graph& graph, const std::vector<std::int32_t>& dista
   if (depth == 0) return;
   const Csr& in = graph.reverse_csr();
   // By the distance k of v (k < depth + 2; unreached and farther vertices are never found by
-  // the levels profiled): the sum and the maximum of full in-list lengths, and the sum and the
-  // maximum of scans that stop at the first in-neighbour at distance k - 1.
-  std::vector<EdgeOffset> full_sum(depth + 3, 0), full_max(depth + 3, 0), hit_sum(depth + 3, 0), hit_max(depth + 3, 0);
+  // the levels profiled): the sum of full in-list lengths, and the sum of scans that stop at the
+  // first in-neighbour at distance k - 1.
+  std::vector<EdgeOffset> full_sum(depth + 3, 0), hit_sum(depth + 3, 0);
   for (VertexId v = 0; v < n; ++v) {
     const EdgeOffset begin = in.row_offsets[v];
     const EdgeOffset length = in.row_offsets[v + 1] - begin;
     const std::int32_t d = distances[v];
     const std::size_t k = d < 0 || static_cast<std::size_t>(d) > depth + 1 ? depth + 2 : static_cast<std::size_t>(d);
     full_sum[k] += length;
-    full_max[k] = std::max(full_max[k], length);
     if (d <= 0 || k == depth + 2) continue;
     EdgeOffset scanned = length;
     for (EdgeOffset e = 0; e < length; ++e) {
@@ -365,18 +364,15 @@ void add_pull_profile(const Graph& graph, const std::vector<std::int32_t>& dista
       }
     }
     hit_sum[k] += scanned;
-    hit_max[k] = std::max(hit_max[k], scanned);
   }
   // Level L: vertices at distance L + 1 stop early; those at L + 2 or farther, and unreached
   // ones, scan in full (a suffix over k >= L + 2).
-  EdgeOffset suffix_sum = 0, suffix_max = 0;
+  EdgeOffset suffix_sum = 0;
   for (std::size_t k = depth + 2; k >= 2; --k) {
     suffix_sum += full_sum[k];
-    suffix_max = std::max(suffix_max, full_max[k]);
     const std::size_t level = k - 2;
     if (level >= depth) continue;
     levels[level].pull_scanned_edges = suffix_sum + hit_sum[level + 1];
-    levels[level].pull_longest_scan = std::max(suffix_max, hit_max[level + 1]);
   }
 }
 

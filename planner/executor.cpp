@@ -453,6 +453,7 @@ void Executor::learn_profile(VertexId source, const BfsResult& result) {
   shape.reserve(result.levels.size());
   for (const LevelRecord& l : result.levels) shape.push_back({l.frontier_vertices, l.frontier_edges});
   add_pull_profile(graph, result.distances, shape);
+  strategies::add_pull_warp_steps(graph, result.distances, shape);
   const std::size_t in_use = active_profile_;
   const std::size_t k = profiles_.size();
   profiles_.push_back(make_profile(std::move(shape), stats_.mean_out_degree));
@@ -488,7 +489,7 @@ void Executor::add_profile_features(strategies::FrontierState& state, std::size_
   const LevelShape& shape = profile_.levels[profile_level];
   const PullScans scans = profile_pull_scans(shape, state.frontier_edges, state.unexplored_edges, stats_);
   state.pull_scanned_edges = scans.scanned_edges;
-  state.pull_longest_scan = scans.longest_scan;
+  state.pull_warp_steps = scans.warp_steps;
   state.discovered_vertices = profile_discovered(profile_.levels, profile_.visited, profile_level, visited,
                                                  state.frontier_edges, state.unvisited_vertices);
 }
@@ -504,11 +505,11 @@ PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges,
   const double longer =
       run_share(static_cast<double>(frontier_edges)) / run_share(static_cast<double>(shape.frontier_edges));
   const auto scanned = static_cast<double>(shape.pull_scanned_edges);
-  const auto longest = static_cast<double>(shape.pull_longest_scan);
-  PullScans scans{scanned * longer, longest * longer};
-  if (longer > 1.0) {  // at most every unexplored arc, and the longest list
+  const auto steps = static_cast<double>(shape.pull_warp_steps);
+  PullScans scans{scanned * longer, steps};
+  if (longer > 1.0) {  // at most every unexplored arc, and every list walked to its end
     scans.scanned_edges = std::max(scanned, std::min(scans.scanned_edges, static_cast<double>(unexplored_edges)));
-    scans.longest_scan = std::max(longest, std::min(scans.longest_scan, static_cast<double>(stats.max_out_degree)));
+    scans.warp_steps = std::max(steps, std::min(steps * longer, static_cast<double>(shape.pull_warp_steps_full)));
   }
   return scans;
 }
@@ -1389,6 +1390,7 @@ std::vector<LevelShape> Executor::sample_levels(VertexId source) {
   std::vector<LevelShape> shape;
   for (const auto& l : sample.levels) shape.push_back({l.frontier_vertices, l.frontier_edges});
   add_pull_profile(buffers_.graph(), sample.distances, shape);
+  strategies::add_pull_warp_steps(buffers_.graph(), sample.distances, shape);
   return shape;
 }
 

@@ -32,17 +32,21 @@ struct ModelSet {
   double level_overhead_us = 0.0;
 };
 
-/// A bottom-up level's in-arc scans: all of them, and the longest one (gather_pull's features).
+/// A bottom-up level's in-arc scans: all of them, and its critical path in a warp's dependent
+/// steps (gather_pull's features).
 struct PullScans {
   double scanned_edges = 0.0;
-  double longest_scan = 0.0;
+  double warp_steps = 0.0;
 };
 
-/// A sampled level's bottom-up scans (LevelShape::pull_scanned_edges, pull_longest_scan) for a
-/// frontier of frontier_edges arcs matched to it, which may be another source's: scaled by
-/// min(1, |V| / arcs) of the frontier over that of the sampled level's (a scan stops at its
-/// first in-arc from the frontier). Where the frontier has fewer arcs, at most unexplored_edges
-/// and the largest out-degree (but never less than sampled); unchanged at the sampled frontier.
+/// A sampled level's bottom-up scans (LevelShape::pull_scanned_edges, pull_warp_steps) for a
+/// frontier of frontier_edges arcs matched to it, which may be another source's: the scanned
+/// arcs scaled by min(1, |V| / arcs) of the frontier over that of the sampled level's (a scan
+/// stops at its first in-arc from the frontier); where the frontier has fewer arcs, at most
+/// unexplored_edges, and the warp steps as many times the sampled ones, at most the level's
+/// steps with every scan to its list's end (pull_warp_steps_full); never less than sampled.
+/// Unchanged at the sampled frontier; the steps unchanged where the frontier has more arcs (an
+/// unreached in-list is walked whole whatever the frontier).
 PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges, EdgeOffset unexplored_edges,
                              const GraphStats& stats);
 
@@ -172,7 +176,7 @@ class Executor {
 
   void execute(VertexId source, BfsResult& result);
   /// Frontier sizes per level of one BFS from source, run level by level whatever the flags,
-  /// with what a bottom-up step would scan at each level (add_pull_profile).
+  /// with what a bottom-up step would scan at each level (add_pull_profile, add_pull_warp_steps).
   std::vector<LevelShape> sample_levels(VertexId source);
   /// One untimed BFS from source that runs the strategies in turn, level by level (the device's
   /// first), so that each pays its first launch in this process here and not in a caller's BFS:

@@ -24,12 +24,14 @@
 // arcs against already visited vertices. Consumes the frontier as a device bitmap (the executor
 // converts a queue with BfsBuffers::queue_to_bitmap) and produces both bitmap and queue.
 // Cost features: 1 launch + 1 host round trip, |V| bitmap words read, the unvisited vertices, the
-// in-arcs they scan and the longest scan (from the plan's sampled BFS), the vertices it discovers
-// and the unvisited vertices scattered among visited ones (where the graph outgrows the L2).
+// in-arcs they scan and the dependent steps of the warp with the longest walk (both from the
+// plan's sampled BFS), the vertices it discovers and the unvisited vertices scattered among
+// visited ones (where the graph outgrows the L2).
 // @see Deng, Wang, Mu, "Taming irregular EDA applications on GPUs", ICCAD 2009 (BFS as SpMV);
 //      Beamer, Asanovic, Patterson, "Direction-optimizing breadth-first search", SC 2012.
 
 #include "runtime/counters.cuh"
+#include "strategies/gather_pull_walk.hpp"
 #include "strategies/strategy.hpp"
 
 #include <cub/block/block_reduce.cuh>
@@ -41,6 +43,11 @@
 namespace abfs::strategies {
 namespace {
 
+using pull_walk::kHubDegree;
+using pull_walk::kMaxStrides;
+using pull_walk::kWarpKeepArcs;
+using pull_walk::kWarpScanDegree;
+
 /// Launch parameters of gather_pull.
 struct GatherPullConfig {
   /// Resident blocks per SM the grid is sized for (grid-stride over bitmap words beyond that).
@@ -49,34 +56,8 @@ struct GatherPullConfig {
 
 constexpr int kThreads = 256;  // threads per block (compile-time: launch bounds, block scan)
 constexpr int kWarps = kThreads / 32;
-/// In-lists longer than this are scanned by the whole warp. 32: one step of the warp covers it.
-constexpr EdgeOffset kWarpScanDegree = 32;
-/// Most runs of 32 in-arcs a warp's step over a long list loads at once (its steps double to
-/// it). 4 keeps the kernel at 32 registers (kResidentBlocks an SM); 8 spilled.
-constexpr int kMaxStrides = 4;
 /// Blocks an SM the registers are capped for (launch bounds): GatherPullConfig's default.
 constexpr int kResidentBlocks = 8;
-/// In-lists longer than this (in-hubs) are shared where their first kHubDegree in-arcs hold no
-/// parent: the rest is listed for the whole grid, whose warps claim kHubChunk in-arcs of it at a
-/// time once their own words are done (kron:22's in-hubs, found early, stay with their warp:
-/// listed whole from the start, forced gather_pull took 9.6 ms against 3.4). An unreached in-hub
-/// held its warp for the whole list: uk-2007-05@100000 has six of ~53,000 in-arcs, ~415
-/// dependent steps of 128 each. Forced gather_pull, 2 x 16 sources interleaved with version 7
-/// (H100, 2026-11-25): uk-2007-05@100000 1.83 -> 1.31 ms, cnr-2000 15.7 -> 7.1, kron:22 3.39 ->
-/// 3.00, uniform:1048576:8 (no in-hub) 0.49 / 0.46 -> 0.48 / 0.51 (version 8, at 4,096 in-arcs).
-/// Version 9 shares from 256: uk-2007-05@100000's level 4 from source 13387 (1.57 million
-/// in-arcs) took 429-442 us with warps whose 32 vertices all have unreached 3,003-arc in-lists,
-/// 800 dependent steps (bench/pull_critical_path.py); past 256 the worst warp walks 128 steps
-/// and 644 lists (603,461 in-arcs) are shared.
-constexpr EdgeOffset kHubDegree = 256;
-/// A warp whose long in-lists hold at most this many in-arcs in all past their first kHubDegree
-/// scans them whole itself instead of listing the rests (version 10). Listed, a rest of a few
-/// hundred in-arcs cost its warp a fence, an entry and a pick of it back, and every other warp a
-/// pick: forced gather_pull, 2 x 16 sources interleaved, 0 / 1,024 / 2,048 (ms, H200,
-/// 2026-11-26): cnr-2000 2.46 / 2.07 / 1.84, kron:22 2.55 / 2.08 / 2.12, email-Enron 0.27 /
-/// 0.26 / 0.24, ca-AstroPh-lcc 0.27 / 0.25 / 0.25, soc-Slashdot0902 0.30 / 0.27 / 0.28,
-/// uk-2007-05@100000 0.56 / 0.58 / 0.58.
-constexpr unsigned int kWarpKeepArcs = 2048;
 /// In-arcs of a listed in-hub a warp claims at a time (eight steps of kMaxStrides runs).
 constexpr unsigned long long kHubChunk = 1024;
 
@@ -101,18 +82,6 @@ struct PullHubState {
   unsigned int count;
   unsigned int blocks_done;
 };
-
-/// Dependent steps of a warp's scan of a long in-list of `arcs` (to its end): runs of 32 arcs in
-/// steps of 1, 2, then kMaxStrides runs.
-double long_list_steps(double arcs) {
-  const double runs = std::ceil(arcs / static_cast<double>(kWarpScanDegree));
-  double steps = 0.0, covered = 0.0;
-  for (int strides = 1; strides < kMaxStrides && covered < runs; strides *= 2) {
-    covered += strides;
-    steps += 1.0;
-  }
-  return covered >= runs ? steps : steps + std::ceil((runs - covered) / kMaxStrides);
-}
 
 /// One bottom-up level. in_offsets: |V|+1 and in_indices: |E| (reverse CSR); out_offsets: |V|+1
 /// (forward CSR, for the next frontier's arc count); frontier, next_frontier, visited:
@@ -364,15 +333,19 @@ class GatherPull final : public Strategy {
   CostFeatures cost_features(const FrontierState& state, const GraphStats& stats) const override {
     // One launch and the host's wait for the counters; a pass over every vertex's visited bit;
     // the in-arcs the unvisited vertices scan, each up to its first in-neighbour in the
-    // frontier; and the critical path of the warp that owns the longest scan (a lane walks a
-    // short list alone, the warp walks a long one in steps of 32, 64, then 128 arcs:
-    // long_list_steps; in steps of 32 until version 6, one of uk-2007-05@100000's bottom-up
-    // levels took 1,074 us, 28 predicted, H100, 2026-11-24): unreachable in-hubs are
-    // scanned in full at every level (uk-2007-05@100000 level 4: 645 us against 45 predicted
-    // by expected early exits, H100, 2026-11-22). Both scan counts come from the plan's
-    // sampled BFS (add_pull_profile, scaled to this frontier by profile_pull_scans); without
-    // one, the scan is estimated as when the frontier's arcs hit each in-list at random,
-    // ~ m_u * min(1, |V| / frontier arcs), and the longest scan as 0.
+    // frontier; and the critical path, the dependent steps of the warp with the longest walk
+    // (add_pull_warp_steps: its lanes' short scans side by side, then its long lists one after
+    // another in steps of 32, 64, then 128 arcs: pull_walk::long_list_steps). Unreachable
+    // in-hubs are scanned in full at every level (uk-2007-05@100000 level 4: 645 us against 45
+    // predicted by expected early exits, H100, 2026-11-22). Until version 11 the critical path was the
+    // longest single scan's steps, at most 32 once long lists were shared from 256 in-arcs
+    // (version 9): uk-2007-05@100000's bottom-up levels, whose worst warps walk 32 unreached
+    // in-lists of 3,003 arcs (128 steps), took 80-165 us against 25-30 predicted at every level
+    // of the per-level oracle's trials, and the plan's run handed level 4 to gather_pull at
+    // 92-143 us where dynamic_parallel's took 36 (H100, 2026-11-26). Both counts come from the
+    // plan's sampled BFS (scaled to this frontier by profile_pull_scans); without one, the scan
+    // is estimated as when the frontier's arcs hit each in-list at random,
+    // ~ m_u * min(1, |V| / frontier arcs), and the critical path as 0.
     // Last, the vertices the level discovers at the share of their writes (distance, parent,
     // the next frontier) expected to miss the L2: uniform:8388608:8's level of 5.2 million
     // discoveries took 712 us against 204 predicted without it (H100, 2026-11-24). And on the
@@ -390,18 +363,13 @@ class GatherPull final : public Strategy {
     const auto n = static_cast<double>(stats.num_vertices);
     const double expected = edges > 0.0 ? unexplored * std::min(1.0, n / edges) : unexplored;
     const double scanned = state.pull_scanned_edges >= 0.0 ? state.pull_scanned_edges : expected;
-    // In-lists over kHubDegree are shared by the grid (kHubChunk a claim) unless their rests
-    // are short (kWarpKeepArcs): a warp walks at most kHubDegree + kWarpKeepArcs of one list.
-    const double longest =
-        std::min(static_cast<double>(kHubDegree + kWarpKeepArcs), std::max(0.0, state.pull_longest_scan));
-    const auto warp = static_cast<double>(kWarpScanDegree);
     CostFeatures f;
     f.add("run", 1.0);
     f.add("vertices", n);
     f.add("unvisited_vertices", state.unvisited_vertices);
     f.add("scanned_edges", scanned);
     f.add("dram_scanned_edges", scanned * device_miss_share(stats, l2_bytes_));
-    f.add("longest_scan_steps", longest <= warp ? longest : std::max(warp, long_list_steps(longest)));
+    f.add("warp_scan_steps", std::max(0.0, state.pull_warp_steps));
     const double vertex_miss = device_vertex_miss_share(stats, l2_bytes_);
     f.add("dram_discovered", expected_discovered(state, stats) * vertex_miss);
     const double unvisited = static_cast<double>(state.unvisited_vertices);

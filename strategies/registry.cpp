@@ -8,7 +8,7 @@ const std::vector<RegistryEntry>& registry() {
       {"one_block", 8, true, [] { return make_one_block(); }},
       {"dynamic_parallel", 25, true, [] { return make_dynamic_parallel(); }},
       {"privatized_queue", 8, true, [] { return make_privatized_queue(); }},
-      {"gather_pull", 10, true, &make_gather_pull},
+      {"gather_pull", 11, true, &make_gather_pull},
   };
   return entries;
 }

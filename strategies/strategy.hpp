@@ -55,10 +55,10 @@ struct FrontierState {
   /// shared memory). Ignored unless continues_run.
   bool after_grid_level = false;
   /// From the plan's sampled BFS at the level matching this one (LevelShape; the executor
-  /// matches by vertices visited): in-arcs a bottom-up step would scan and its longest single
-  /// scan. Negative when no sample exists.
+  /// matches by vertices visited): in-arcs a bottom-up step would scan and its critical path in
+  /// a warp's dependent steps (LevelShape::pull_warp_steps). Negative when no sample exists.
   double pull_scanned_edges = -1.0;
-  double pull_longest_scan = -1.0;
+  double pull_warp_steps = -1.0;
   /// Vertices this level is expected to discover (the next frontier's size), from the sampled
   /// BFS: its matching level's discoveries per frontier arc times this frontier's arcs, at most
   /// the unvisited vertices. Negative when no sample exists (expected_discovered estimates it).
@@ -211,6 +211,21 @@ std::unique_ptr<Strategy> make_one_block();
 std::unique_ptr<Strategy> make_dynamic_parallel();
 std::unique_ptr<Strategy> make_privatized_queue();
 std::unique_ptr<Strategy> make_gather_pull();
+
+/// Fills pull_warp_steps and pull_warp_steps_full of levels[0, levels.size()) from a BFS's
+/// distances (|V| entries, -1 = unreached), as gather_pull's kernel would walk each level: a warp
+/// owns 32 consecutive vertices; its lanes scan their short in-lists (32 in-arcs or fewer) side
+/// by side, an arc a step, then the warp walks its long ones one after another
+/// (1, 2, then 4 runs of 32 in-arcs a step, to the first frontier in-neighbour or the end), at
+/// most the first 256 in-arcs of a list over 256 when the warp's such lists hold more than 2,048
+/// in-arcs past their first 256 (the rests are the grid's). A level's value is its worst warp's
+/// short scans' longest plus its long lists' steps. Exact, in O(|V| + |E|) time plus 32
+/// vertices' work per word of long lists and distinct distance, parallel over words (OpenMP).
+/// uk-2007-05@100000's level 4 from 13387: 128 steps (words of 32 unreached 3,003-arc
+/// in-lists), where the longest single scan gave 32.
+/// @throws InvalidArgument if distances has the wrong size.
+void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& distances,
+                         std::vector<LevelShape>& levels);
 
 /// Launch parameters of privatized_queue, printable and runtime-settable.
 struct PrivatizedQueueConfig {

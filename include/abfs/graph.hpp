@@ -121,13 +121,16 @@ struct LevelShape {
   VertexId frontier_vertices = 0;
   EdgeOffset frontier_edges = 0;  ///< arcs out of the frontier
   /// What a bottom-up (pull) step at this level would scan (add_pull_profile): in-arcs over all
-  /// unvisited vertices, each up to its first in-neighbour in the frontier or in full, and the
-  /// longest single such scan (the critical path of a warp that owns it).
+  /// unvisited vertices, each up to its first in-neighbour in the frontier or in full.
   EdgeOffset pull_scanned_edges = 0;
-  EdgeOffset pull_longest_scan = 0;
+  /// The bottom-up step's critical path on the GPU (strategies::add_pull_warp_steps): the
+  /// dependent steps of the warp with the longest walk over its 32 vertices' scans, as above
+  /// and, for _full, with every scan to the end of its in-list.
+  EdgeOffset pull_warp_steps = 0;
+  EdgeOffset pull_warp_steps_full = 0;
 };
 
-/// Fills pull_scanned_edges and pull_longest_scan of levels[0, levels.size()) from a BFS's
+/// Fills pull_scanned_edges of levels[0, levels.size()) from a BFS's
 /// distances (|V| entries, -1 = unreached), exactly and in O(|V| + |E|): an in-neighbour u of v
 /// has distance >= dist(v) - 1, so at level L an unvisited v scans its whole in-list unless
 /// dist(v) = L + 1, when it stops at its first in-neighbour at distance L.

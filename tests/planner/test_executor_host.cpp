@@ -310,52 +310,157 @@ TEST_CASE("a sampled level's bottom-up scans carry to another source's frontier 
   shape.frontier_vertices = 200'000;
   shape.frontier_edges = 20'000'000;  // |V| / arcs = 0.05: a scan stops after ~5% of its list
   shape.pull_scanned_edges = 3'000'000;
-  shape.pull_longest_scan = 40;
+  shape.pull_warp_steps = 40;
+  shape.pull_warp_steps_full = 3'000;
   using abfs::detail::profile_pull_scans;
   const abfs::detail::PullScans same = profile_pull_scans(shape, shape.frontier_edges, 50'000'000, stats);
   CHECK(same.scanned_edges == doctest::Approx(3e6));
-  CHECK(same.longest_scan == doctest::Approx(40.0));
+  CHECK(same.warp_steps == doctest::Approx(40.0));
   // Another source's frontier at the same progress with 100,000 arcs (|V| / arcs above 1):
   // scans run whole lists, 20 times longer...
   const abfs::detail::PullScans sparse = profile_pull_scans(shape, 100'000, 100'000'000, stats);
   CHECK(sparse.scanned_edges == doctest::Approx(6e7));
-  CHECK(sparse.longest_scan == doctest::Approx(800.0));
-  // ...at most every unexplored arc and the largest degree.
-  shape.pull_longest_scan = 400;
+  CHECK(sparse.warp_steps == doctest::Approx(800.0));
+  // ...at most every unexplored arc, and every list walked to its end.
+  shape.pull_warp_steps = 400;
   const abfs::detail::PullScans capped = profile_pull_scans(shape, 100'000, 10'000'000, stats);
   CHECK(capped.scanned_edges == doctest::Approx(1e7));
-  CHECK(capped.longest_scan == doctest::Approx(5'000.0));
-  // A frontier with twice the sample's arcs: scans half as long.
+  CHECK(capped.warp_steps == doctest::Approx(3'000.0));
+  // A frontier with twice the sample's arcs: scans half as long, but the worst warp's walk is
+  // the sample's (its unreached in-lists are walked whole whatever the frontier).
   const abfs::detail::PullScans dense = profile_pull_scans(shape, 40'000'000, 50'000'000, stats);
   CHECK(dense.scanned_edges == doctest::Approx(1.5e6));
-  CHECK(dense.longest_scan == doctest::Approx(200.0));
+  CHECK(dense.warp_steps == doctest::Approx(400.0));
 }
 
-TEST_CASE("gather_pull prices its longest scan by the warp's dependent steps") {
-  // A lane walks a short in-list alone, an arc a step; the warp walks a long one in steps of
-  // 1, 2, then 4 runs of 32 arcs (gather_pull 7), after at most 32 steps of its lanes' own.
+TEST_CASE("gather_pull prices its critical path by the sampled level's worst warp's steps") {
   const auto pull = abfs::strategies::make_gather_pull();
   abfs::GraphStats stats;
   stats.num_vertices = 100'000;
-  auto steps = [&](double longest) {
+  auto steps = [&](double warp_steps) {
     abfs::strategies::FrontierState state;
     state.pull_scanned_edges = 1'000;
-    state.pull_longest_scan = longest;
+    state.pull_warp_steps = warp_steps;
     const abfs::strategies::CostFeatures f = pull->cost_features(state, stats);
     for (int i = 0; i < f.size; ++i) {
-      if (std::string(f.names[static_cast<std::size_t>(i)]) == "longest_scan_steps") {
+      if (std::string(f.names[static_cast<std::size_t>(i)]) == "warp_scan_steps") {
         return f.values[static_cast<std::size_t>(i)];
       }
     }
-    FAIL("gather_pull has no longest_scan_steps feature");
+    FAIL("gather_pull has no warp_scan_steps feature");
     return -1.0;
   };
   CHECK(steps(20) == doctest::Approx(20.0));
-  CHECK(steps(100) == doctest::Approx(32.0));  // 4 runs: 3 steps; 3 < 32
-  CHECK(steps(256) == doctest::Approx(32.0));  // 8 runs: 2 steps for 3, 2 for 5
-  // Longer in-lists are shared by the grid (gather_pull 9): a warp walks at most 256 in-arcs.
-  CHECK(steps(1'000) == doctest::Approx(32.0));
-  CHECK(steps(64'000) == doctest::Approx(32.0));
+  CHECK(steps(128) == doctest::Approx(128.0));
+  CHECK(steps(-1) == doctest::Approx(0.0));  // no sampled BFS
+}
+
+namespace {
+
+// A bottom-up level's worst warp walked as gather_pull's kernel walks it, level by level and word
+// by word: lanes scan short in-lists side by side, the warp long ones (over 32 in-arcs) one
+// after another in steps of 1, 2, then 4 runs of 32; a list over 256 in-arcs stops at 256 where
+// the word's unvisited lists hold over 2,048 in-arcs past their first 256.
+std::vector<abfs::LevelShape> walked_pull_steps(const abfs::Graph& g, const std::vector<std::int32_t>& dist) {
+  const std::int32_t depth = *std::max_element(dist.begin(), dist.end()) + 1;
+  std::vector<abfs::LevelShape> levels(static_cast<std::size_t>(depth));
+  const abfs::Csr& in = g.reverse_csr();
+  auto steps_of = [](abfs::EdgeOffset arcs) {
+    double runs = std::ceil(static_cast<double>(arcs) / 32.0), steps = 0.0;
+    for (double stride = 1.0; runs > 0.0; stride = std::min(2.0 * stride, 4.0)) {
+      runs -= stride;
+      steps += 1.0;
+    }
+    return steps;
+  };
+  for (std::int32_t level = 0; level < depth; ++level) {
+    for (int full = 0; full < 2; ++full) {
+      double worst = 0.0;
+      for (abfs::VertexId first = 0; first < g.num_vertices(); first += 32) {
+        const abfs::VertexId last = std::min<abfs::VertexId>(g.num_vertices(), first + 32);
+        abfs::EdgeOffset rest = 0;
+        for (abfs::VertexId v = first; v < last; ++v) {
+          const abfs::EdgeOffset length = in.row_offsets[v + 1] - in.row_offsets[v];
+          if ((dist[v] < 0 || dist[v] > level) && length > 256) rest += std::min<abfs::EdgeOffset>(length - 256, 2049);
+        }
+        abfs::EdgeOffset lane = 0;
+        double warp = 0.0;
+        for (abfs::VertexId v = first; v < last; ++v) {
+          if (dist[v] >= 0 && dist[v] <= level) continue;
+          const abfs::EdgeOffset length = in.row_offsets[v + 1] - in.row_offsets[v];
+          const abfs::EdgeOffset stop = rest > 2048 && length > 256 ? 256 : length;
+          abfs::EdgeOffset scanned = 0;
+          for (abfs::EdgeOffset e = in.row_offsets[v]; e < in.row_offsets[v] + stop; ++e) {
+            ++scanned;
+            if (full == 0 && dist[in.column_indices[e]] == level) break;
+          }
+          if (stop > 32) {
+            warp += steps_of(scanned);
+          } else {
+            lane = std::max(lane, scanned);
+          }
+        }
+        worst = std::max(worst, static_cast<double>(lane) + warp);
+      }
+      auto& out = full == 0 ? levels[static_cast<std::size_t>(level)].pull_warp_steps
+                            : levels[static_cast<std::size_t>(level)].pull_warp_steps_full;
+      out = static_cast<abfs::EdgeOffset>(worst);
+    }
+  }
+  return levels;
+}
+
+}  // namespace
+
+TEST_CASE("a bottom-up level's critical path is its worst warp's walk over its 32 vertices' in-lists") {
+  // Vertices 0-31 (one warp's word) are the in-hubs of `sources` vertices from 64 on, which no
+  // BFS from 40 reaches; 40 -> 41 -> 42 -> 0 reaches hub 0 at level 3.
+  auto hubs = [](abfs::VertexId targets, abfs::VertexId sources) {
+    std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs{{40, 41}, {41, 42}, {42, 0}};
+    for (abfs::VertexId u = 64; u < 64 + sources; ++u) {
+      for (abfs::VertexId t = 0; t < targets; ++t) arcs.emplace_back(u, t);
+    }
+    return abfs::test::make_graph(64 + sources, arcs, true);
+  };
+  auto profile = [](const abfs::Graph& g) {
+    const auto tree = abfs::reference_bfs(g, 40);
+    std::vector<abfs::LevelShape> levels(4);
+    abfs::strategies::add_pull_warp_steps(g, tree.distances, levels);
+    return levels;
+  };
+  // 32 in-lists of 300 (44 arcs each past 256, 1,408 in all: walked whole): 10 runs, 4 steps
+  // each (1 + 2 + 4 + 3 runs), one list after another.
+  const auto whole = profile(hubs(32, 300));
+  CHECK(whole[0].pull_warp_steps == 32 * 4);
+  CHECK(whole[1].pull_warp_steps == 32 * 4);
+  // Level 2: hub 0 (in-list 42, 64, ..., sorted) finds 42 at its first run.
+  CHECK(whole[2].pull_warp_steps == 31 * 4 + 1);
+  CHECK(whole[2].pull_warp_steps_full == 32 * 4);
+  CHECK(whole[3].pull_warp_steps == 31 * 4);
+  // 4 in-lists of 600 (1,376 past 256): whole, 19 runs, 6 steps each; 8 of them (2,752 past
+  // 256): the grid takes each past its first 256, 8 runs, 4 steps each.
+  CHECK(profile(hubs(4, 600))[0].pull_warp_steps == 4 * 6);
+  CHECK(profile(hubs(8, 600))[0].pull_warp_steps == 8 * 4);
+  // Short in-lists only: the longest scan, side by side (hub 0's 21 in-arcs, 42's among them).
+  CHECK(profile(hubs(3, 20))[0].pull_warp_steps == 21);
+
+  for (const abfs::Graph& g : {abfs::generate_kronecker(11, 16, 3), abfs::generate_uniform(3000, 40, 5), hubs(32, 700),
+                               abfs::test::lecture_graph()}) {
+    for (abfs::VertexId s : abfs::test::sample_sources(g, 3)) {
+      const auto t = abfs::reference_bfs(g, s);
+      const auto expected = walked_pull_steps(g, t.distances);
+      std::vector<abfs::LevelShape> got(expected.size());
+      abfs::strategies::add_pull_warp_steps(g, t.distances, got);
+      for (std::size_t level = 0; level < expected.size(); ++level) {
+        INFO(g.name() << " source " << s << " level " << level);
+        CHECK(got[level].pull_warp_steps == expected[level].pull_warp_steps);
+        CHECK(got[level].pull_warp_steps_full == expected[level].pull_warp_steps_full);
+      }
+    }
+  }
+  std::vector<abfs::LevelShape> wrong(1);
+  CHECK_THROWS_AS(abfs::strategies::add_pull_warp_steps(hubs(2, 2), std::vector<std::int32_t>(3, 0), wrong),
+                  abfs::InvalidArgument);
 }
 
 TEST_CASE("cpu_expand's serial levels are priced by their discoveries as well as their arcs") {
