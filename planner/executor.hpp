@@ -43,8 +43,8 @@ struct PullScans {
 /// frontier of frontier_edges arcs matched to it, which may be another source's: the scanned
 /// arcs scaled by min(1, |V| / arcs) of the frontier over that of the sampled level's (a scan
 /// stops at its first in-arc from the frontier); where the frontier has fewer arcs, at most
-/// unexplored_edges, and the warp steps as many times the sampled ones, at most the level's
-/// steps with every scan to its list's end (pull_warp_steps_full); never less than sampled.
+/// unexplored_edges, and the warp steps scaled alike, at most the level's steps with every
+/// scan to its list's end (pull_warp_steps_full); never less than sampled.
 /// Unchanged at the sampled frontier; the steps unchanged where the frontier has more arcs (an
 /// unreached in-list is walked whole whatever the frontier).
 PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges, EdgeOffset unexplored_edges,

@@ -337,14 +337,14 @@ class GatherPull final : public Strategy {
     // (add_pull_warp_steps: its lanes' short scans side by side, then its long lists one after
     // another in steps of 32, 64, then 128 arcs: pull_walk::long_list_steps). Unreachable
     // in-hubs are scanned in full at every level (uk-2007-05@100000 level 4: 645 us against 45
-    // predicted by expected early exits, H100, 2026-11-22). Until version 11 the critical path was the
-    // longest single scan's steps, at most 32 once long lists were shared from 256 in-arcs
-    // (version 9): uk-2007-05@100000's bottom-up levels, whose worst warps walk 32 unreached
-    // in-lists of 3,003 arcs (128 steps), took 80-165 us against 25-30 predicted at every level
-    // of the per-level oracle's trials, and the plan's run handed level 4 to gather_pull at
-    // 92-143 us where dynamic_parallel's took 36 (H100, 2026-11-26). Both counts come from the
-    // plan's sampled BFS (scaled to this frontier by profile_pull_scans); without one, the scan
-    // is estimated as when the frontier's arcs hit each in-list at random,
+    // predicted by expected early exits, H100, 2026-11-22). Until version 11 the critical path
+    // was the longest single scan's steps, at most 32 once long lists were shared from 256
+    // in-arcs (version 9): uk-2007-05@100000's bottom-up levels, whose worst warps walk 32
+    // unreached in-lists of 3,003 arcs (128 steps), took 80-165 us against 25-30 predicted at
+    // every level of the per-level oracle's trials, and the plan's run handed level 4 to
+    // gather_pull at 92-143 us where dynamic_parallel's took 36 (H100, 2026-11-26). Both counts
+    // come from the plan's sampled BFS (scaled to this frontier by profile_pull_scans); without
+    // one, the scan is estimated as when the frontier's arcs hit each in-list at random,
     // ~ m_u * min(1, |V| / frontier arcs), and the critical path as 0.
     // Last, the vertices the level discovers at the share of their writes (distance, parent,
     // the next frontier) expected to miss the L2: uniform:8388608:8's level of 5.2 million

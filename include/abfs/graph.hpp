@@ -130,10 +130,10 @@ struct LevelShape {
   EdgeOffset pull_warp_steps_full = 0;
 };
 
-/// Fills pull_scanned_edges of levels[0, levels.size()) from a BFS's
-/// distances (|V| entries, -1 = unreached), exactly and in O(|V| + |E|): an in-neighbour u of v
-/// has distance >= dist(v) - 1, so at level L an unvisited v scans its whole in-list unless
-/// dist(v) = L + 1, when it stops at its first in-neighbour at distance L.
+/// Fills pull_scanned_edges of levels[0, levels.size()) from a BFS's distances (|V| entries,
+/// -1 = unreached), exactly and in O(|V| + |E|): an in-neighbour u of v has distance
+/// >= dist(v) - 1, so at level L an unvisited v scans its whole in-list unless dist(v) = L + 1,
+/// when it stops at its first in-neighbour at distance L.
 /// @throws InvalidArgument if distances has the wrong size.
 void add_pull_profile(const Graph& graph, const std::vector<std::int32_t>& distances,
                       std::vector<LevelShape>& levels);
