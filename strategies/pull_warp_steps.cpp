@@ -106,12 +106,7 @@ void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& di
   // (k < depth + 2; unreached and farther vertices are never found by the levels profiled), the
   // longest full list and the longest scan that stops at k - 1.
   const int threads = omp_get_max_threads();
-  // Up to kDirectDepth levels, each run's levels are set at once; past it, a run is kept as a
-  // piece (a road network's thousands of levels would cost each word of long lists as many).
-  constexpr std::size_t kDirectDepth = 256;
   std::vector<std::vector<StepPiece>> thread_pieces(static_cast<std::size_t>(threads));
-  std::vector<std::vector<double>> thread_direct(static_cast<std::size_t>(threads),
-                                                 std::vector<double>(depth > kDirectDepth ? 0 : 2 * depth, 0.0));
   std::vector<std::vector<EdgeOffset>> thread_short(static_cast<std::size_t>(threads),
                                                     std::vector<EdgeOffset>(2 * (depth + 3), 0));
 #pragma omp parallel num_threads(threads)
@@ -120,7 +115,6 @@ void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& di
     std::vector<StepPiece>& pieces = thread_pieces[t];
     EdgeOffset* short_full = thread_short[t].data();
     EdgeOffset* short_hit = short_full + depth + 3;
-    std::vector<double>& direct = thread_direct[t];
     std::array<Lane, 32> lanes{};
     std::array<std::size_t, 65> breaks{};
 #pragma omp for schedule(dynamic, 256)
@@ -175,15 +169,7 @@ void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& di
                                    breaks.begin());
       for (std::size_t i = 0; i < b; ++i) {
         const std::array<double, 2> steps = word_steps(lanes.data(), count, static_cast<std::int32_t>(breaks[i]));
-        const std::size_t end = i + 1 < b ? breaks[i + 1] : depth;
-        if (depth > kDirectDepth) {
-          pieces.push_back({breaks[i], end, steps[0], steps[1]});
-          continue;
-        }
-        for (std::size_t k = breaks[i]; k < end; ++k) {
-          direct[k] = std::max(direct[k], steps[0]);
-          direct[depth + k] = std::max(direct[depth + k], steps[1]);
-        }
+        pieces.push_back({breaks[i], i + 1 < b ? breaks[i + 1] : depth, steps[0], steps[1]});
       }
     }
   }
@@ -198,12 +184,6 @@ void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& di
   }
   fill_max(pieces, false, steps);
   fill_max(pieces, true, full);
-  for (const auto& d : thread_direct) {
-    for (std::size_t k = 0; k < d.size() / 2; ++k) {
-      steps[k] = std::max(steps[k], static_cast<EdgeOffset>(std::llround(d[k])));
-      full[k] = std::max(full[k], static_cast<EdgeOffset>(std::llround(d[depth + k])));
-    }
-  }
   // Level L: short-list vertices at distance L + 1 stop early, farther and unreached ones scan
   // in full.
   EdgeOffset suffix = 0;
