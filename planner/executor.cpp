@@ -649,7 +649,18 @@ double Executor::predict_level_us(std::size_t slot, const strategies::CostFeatur
 double Executor::RunLookahead::to_go(std::size_t level) const {
   if (level >= end.size()) return 0.0;
   const std::size_t stop = end[level];
-  return prefix[stop] - prefix[level] + (stop + 1 < end.size() ? leave[stop] : 0.0);
+  return prefix[stop] - prefix[level] + (stop + 1 < end.size() ? leave[stop] + exit[stop] : 0.0);
+}
+
+double Executor::loop_exit_us(const strategies::Strategy& s, double exits, double vertices) const {
+  const Resolved& model = model_of(&s);
+  if (model.fit == nullptr || !(exits > 0.0)) return 0.0;
+  strategies::FrontierState state;
+  state.location = Location::Device;
+  const double without = model.predict(s.cost_features(state, stats_));
+  state.loop_exits = exits;
+  state.loop_exit_vertices = vertices;
+  return model.predict(s.cost_features(state, stats_)) - without;
 }
 
 void Executor::prepare_lookahead() {
@@ -681,6 +692,17 @@ void Executor::prepare_lookahead() {
     run->prefix.assign(levels + 1, 0.0);
     run->end.assign(levels + 1, levels);
     run->leave.assign(levels + 1, 0.0);
+    run->exit.assign(levels + 1, 0.0);
+  }
+  // The loop's exit, affine in the frontier it stops before (the models are linear).
+  double block_exit[2] = {0.0, 0.0}, dp_exit[2] = {0.0, 0.0};  // {fixed, per vertex}
+  if (block_strategy_ != nullptr) {
+    block_exit[0] = loop_exit_us(*block_strategy_, 1.0, 0.0);
+    block_exit[1] = loop_exit_us(*block_strategy_, 1.0, 1.0) - block_exit[0];
+  }
+  if (dp_strategy_ != nullptr) {
+    dp_exit[0] = loop_exit_us(*dp_strategy_, 1.0, 0.0);
+    dp_exit[1] = loop_exit_us(*dp_strategy_, 1.0, 1.0) - dp_exit[0];
   }
   std::vector<bool> fits_block(levels, false);
   for (std::size_t i = 0; i < levels; ++i) {
@@ -704,6 +726,14 @@ void Executor::prepare_lookahead() {
       // plan ran them in dynamic_parallel at 2.85 / 3.36 us a level where one_block takes
       // 2.40 / 3.01 (H100, 2026-11-24).
       if (fits_block[i]) dp_us = std::max(dp_us, block_us);
+    }
+    if (state.frontier_vertices > 0) {
+      const auto vertices = static_cast<double>(state.frontier_vertices);
+      profile_.block_run.exit[i] = block_exit[0] + block_exit[1] * vertices;
+      if (i > 0 && fits_block[i - 1]) {
+        profile_.dp_run.exit[i] = dp_exit[0] + dp_exit[1] * vertices;
+        if (!fits_block[i]) dp_us += profile_.dp_run.exit[i];  // the loop passes this frontier to a grid level
+      }
     }
     profile_.block_run.prefix[i + 1] = profile_.block_run.prefix[i] + block_us;
     profile_.dp_run.prefix[i + 1] = profile_.dp_run.prefix[i] + dp_us;
@@ -779,7 +809,7 @@ void Executor::prepare_lookahead() {
     auto run_end = [&](RunLookahead& run, double leave, bool can_carry) {
       run.leave[i] = std::isfinite(leave) ? leave : (can_carry ? kInfinity : 0.0);
       const double stay = run.prefix[i + 1] - run.prefix[i] + run.to_go(i + 1);
-      run.end[i] = can_carry && !(run.leave[i] < stay) ? run.end[i + 1] : i;
+      run.end[i] = can_carry && !(run.leave[i] + run.exit[i] < stay) ? run.end[i + 1] : i;
       if (can_carry && run.end[i] == i) run.first_handback = i;  // the loop runs backwards
     };
     run_end(profile_.block_run, leave_block, fits_block[i]);
@@ -858,10 +888,18 @@ void Executor::upload_handback() {
     }
     h->levels_host.resize(levels);
     for (std::size_t k = 0; k < levels; ++k) {
-      h->levels_host[k] = HandbackLevel{profile_.visited[k], static_cast<float>(run.to_go(k + 1)),
-                                        static_cast<float>(run.leave[k]),
-                                        static_cast<float>(profile_.value[k + 1][static_cast<std::size_t>(Place::Host)]),
-                                        static_cast<float>(profile_discovered_per_arc(profile_.levels, k))};
+      // Leaving before a level the one-block loop decides on (one that fits it) pays the loop's
+      // exit either way; a grid level's decision comes after the loop's exit, or with none.
+      strategies::FrontierState shape;
+      shape.frontier_vertices = profile_.levels[k].frontier_vertices;
+      shape.frontier_edges = profile_.levels[k].frontier_edges;
+      shape.location = Location::Device;
+      const double exit =
+          !dp || (block_strategy_ != nullptr && block_strategy_->applicable(shape)) ? run.exit[k] : 0.0;
+      h->levels_host[k] = HandbackLevel{
+          profile_.visited[k], static_cast<float>(run.to_go(k + 1)), static_cast<float>(run.leave[k] + exit),
+          static_cast<float>(profile_.value[k + 1][static_cast<std::size_t>(Place::Host)] + exit),
+          static_cast<float>(profile_discovered_per_arc(profile_.levels, k))};
     }
     if (h->model.size() != 1) h->model = DeviceBuffer<HandbackModel>(1);
     if (h->levels.size() != levels) h->levels = DeviceBuffer<HandbackLevel>(levels);
@@ -902,7 +940,7 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
   if (stop_at_next) {
     if (carried_levels != nullptr) *carried_levels = 0;
     if (carried_us != nullptr) *carried_us = 0.0;
-    return run->leave[next];
+    return run->leave[next] + run->exit[next];
   }
   const std::size_t stop = run->end[next];
   if (carried_levels != nullptr) *carried_levels = stop - next;
@@ -1604,6 +1642,14 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         record.device_us = static_cast<double>(device_levels[0].end_ns - device_levels[0].start_ns) / 1000.0;
       }
       record.time_us = std::max(0.0, wall_us - later_us);
+      // The loop's exits are known now and priced with the first record, which carries them, as
+      // the carried levels are priced at their own frontiers (expand_device_runs).
+      const strategies::LoopExits exits =
+          &strategy != host_strategy_ ? strategies::loop_exits(outcome) : strategies::LoopExits{};
+      if (exits.count > 0) {
+        record.predicted_us += loop_exit_us(strategy, exits.count, exits.vertices);
+        if (samples_ != nullptr) features = strategy.cost_features(with_loop_exits(state, exits), stats_);
+      }
       learn_level(record.time_us);
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, record.time_us});
       device_runs_.push_back({&strategy, index, end, edges_out_of_reached + frontier_edges,
@@ -1808,7 +1854,7 @@ std::string Executor::lookahead_reason(std::size_t level) const {
     if (stop == level) {
       const double stay = run->prefix[level + 1] - run->prefix[level] + run->to_go(level + 1);
       std::snprintf(text, sizeof text, "; a %s run reaching this level stops before it (%.1f us off it, %.1f carrying on)",
-                    name, run->leave[level], stay);
+                    name, run->leave[level] + run->exit[level], stay);
     } else if (stop + 1 < run->end.size()) {
       std::snprintf(text, sizeof text, "; a %s run reaching this level carries it and stops before level %zu", name,
                     stop);

@@ -469,6 +469,17 @@ class Executor {
                             EdgeOffset frontier_edges, bool grid_level = false) const {
     return predict(model_of(&s), f) * correction(&s, frontier_edges, carried_group(grid_level));
   }
+  // What a device-driven run of s pays for `exits` exits of its one-block loop before frontiers
+  // of `vertices` vertices in all (LoopExits): the model's loop_exits and loop_exit_vertices
+  // terms, uncorrected; 0 without a model or exits.
+  double loop_exit_us(const strategies::Strategy& s, double exits, double vertices) const;
+  // The state of a device-driven run's first level once the run is over: with its loop's exits.
+  static strategies::FrontierState with_loop_exits(strategies::FrontierState state,
+                                                   const strategies::LoopExits& exits) {
+    state.loop_exits = exits.count;
+    state.loop_exit_vertices = exits.vertices;
+    return state;
+  }
 
   std::shared_ptr<const ModelSet> models_;
   std::vector<Resolved> strategy_models_;  // parallel to strategies_
@@ -551,6 +562,10 @@ class Executor {
     std::vector<std::size_t> end;  // where a run reaching the level stops (levels: it does not)
     std::vector<double> leave;     // the cost to go from the level (device queue) without the run
     std::size_t first_handback = 0;  // the first level a run reaching it hands back before (levels: none)
+    // By level: what the run's one-block loop pays to stop before it (LoopExits; 0 where the
+    // run's previous level was a grid level). A dynamic_parallel run's grid level after a
+    // one-block level pays it in prefix.
+    std::vector<double> exit;
     // The run carrying on from level at its best: its carried levels, then leaving.
     double to_go(std::size_t level) const;
   };

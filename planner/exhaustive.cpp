@@ -142,7 +142,14 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
           expanded += d.frontier_edges;
         }
         option.level_us.front() = std::max(0.0, wall_us - later_us);
-        if (samples_ != nullptr) samples_->push_back({s.name(), features, option.level_us.front()});
+        // The first record carries the run's loop exits (LoopExits).
+        const strategies::LoopExits exits = strategies::loop_exits(outcome);
+        option.predicted_us += loop_exit_us(s, exits.count, exits.vertices);
+        if (samples_ != nullptr) {
+          samples_->push_back({s.name(),
+                               exits.count > 0 ? s.cost_features(with_loop_exits(state, exits), stats_) : features,
+                               option.level_us.front()});
+        }
       }
       here.options.push_back(std::move(option));
     }

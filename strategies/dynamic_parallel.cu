@@ -719,6 +719,16 @@ class DynamicParallel final : public Strategy {
           grid && !state.continues_run
               ? edges / static_cast<double>(grid_blocks(state.frontier_vertices, state.frontier_edges))
               : 0.0);
+    // The one-block loop's exits (LoopExits): before each grid level it passes a frontier to,
+    // and where the run stops after a one-block level, the loop starts the level it refuses
+    // after its last record, outside every level's device clock (in the run's first record).
+    // Priced as part of the run's fixed cost until version 26, runs that handed back took their
+    // price +20.1 us (median, 75 runs: uniform:1048576:8 +26.1, uniform:8388608:8 +21.8,
+    // luxembourg_osm +18.0), runs to the BFS's end +0.9 (160 runs); on uniform:1048576:8 13.5 us
+    // lay between the loop's last record and the grid level's (suite runs H-J and N1, a trace
+    // build; H100, 2026-11-27).
+    f.add("loop_exits", state.continues_run ? 0.0 : state.loop_exits);
+    f.add("loop_exit_vertices", state.continues_run ? 0.0 : state.loop_exit_vertices);
     return f;
   }
 

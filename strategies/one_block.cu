@@ -87,6 +87,13 @@ class OneBlock final : public Strategy {
     // model, fitted on sweep graphs of 1,024-16,384 words, priced 19 (per-level oracle's
     // trials, H100, 2026-11-26).
     f.add("bitmap_words", state.continues_run ? 0.0 : static_cast<double>(shared_visited_words_));
+    // A run that stops before a frontier it does not expand pays the loop's start of that level
+    // after its last record (LoopExits), in the run's first record. Priced as if the run went
+    // on to the BFS's end until version 9, such runs took their price +11.3 us (median, 18 runs:
+    // cnr-2000 +9.3, kron:22 +11.0, soc-Slashdot0902 +16.1, uniform:1048576:8 +14.8) where runs
+    // to the end took +0.4 to +1.1 (159 runs; suite runs H-J and N1, H100, 2026-11-27).
+    f.add("loop_exits", state.continues_run ? 0.0 : state.loop_exits);
+    f.add("loop_exit_vertices", state.continues_run ? 0.0 : state.loop_exit_vertices);
     return f;
   }
 

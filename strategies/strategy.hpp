@@ -63,6 +63,12 @@ struct FrontierState {
   /// BFS: its matching level's discoveries per frontier arc times this frontier's arcs, at most
   /// the unvisited vertices. Negative when no sample exists (expected_discovered estimates it).
   double discovered_vertices = -1.0;
+  /// Device-driven runs (one_block, dynamic_parallel), known once the run is over: how often its
+  /// one-block loop stopped before a frontier it did not expand (to hand the run over, or to
+  /// pass the frontier to a grid level), and those frontiers' vertices (LoopExits). The run's
+  /// first level record carries their cost. 0 before a run and for the levels a run carries.
+  double loop_exits = 0.0;
+  double loop_exit_vertices = 0.0;
 };
 
 /// Share (0..1) of random accesses into `bytes` of data expected to miss an L2 of l2_bytes:
@@ -123,7 +129,7 @@ inline double expected_discovered(const FrontierState& state, const GraphStats& 
 /// predicted us = sum of coefficient[name] * value. Conversions of the frontier between host and
 /// device or queue and bitmap are the executor's and priced separately.
 struct CostFeatures {
-  static constexpr int kMaxFeatures = 14;
+  static constexpr int kMaxFeatures = 16;
   int size = 0;
   std::array<const char*, kMaxFeatures> names{};
   std::array<double, kMaxFeatures> values{};
@@ -175,6 +181,36 @@ struct LevelOutcome {
   /// handed_back: the prices the device compared (us).
   detail::HandbackPrice handback{};
 };
+
+/// A device-driven run's one-block loop exits before a frontier it did not expand
+/// (FrontierState::loop_exits): each one-block level (kernel 0) that a level of another kernel
+/// followed, and the last level when it was a one-block level and the run stopped with a
+/// frontier left (handed over, outgrown, or out of levels). The loop's exit costs the level it
+/// refuses its start: on the H100 a one_block run that outgrew its queue after several levels
+/// spent 7.2 us (median, 14 runs) from its last level's record to the loop's exit, 0.1-0.2 where
+/// the BFS ended (uniform:1048576:8's frontiers of 4,089 vertices ~8 us, uniform:8388608:8's
+/// 4.6-5.0, kron:22's 1.3-1.6; trace builds, 2026-11-27). Nothing for a single-level strategy
+/// (no level records).
+struct LoopExits {
+  int count = 0;
+  VertexId vertices = 0;  ///< the frontiers' vertices, summed
+};
+inline LoopExits loop_exits(const LevelOutcome& outcome) {
+  LoopExits exits;
+  if (outcome.level_records == nullptr) return exits;
+  for (int k = 0; k + 1 < outcome.levels_advanced; ++k) {
+    if (outcome.level_records[k].kernel == 0 && outcome.level_records[k + 1].kernel != 0) {
+      ++exits.count;
+      exits.vertices += outcome.level_records[k + 1].frontier_vertices;
+    }
+  }
+  const bool stopped = outcome.stop_reason != nullptr && outcome.next_frontier_vertices > 0;
+  if (stopped && outcome.levels_advanced > 0 && outcome.level_records[outcome.levels_advanced - 1].kernel == 0) {
+    ++exits.count;
+    exits.vertices += outcome.next_frontier_vertices;
+  }
+  return exits;
+}
 
 class Strategy {
  public:

@@ -527,6 +527,59 @@ TEST_CASE("dynamic_parallel prices a one-block level right after a grid level wi
   CHECK(feature_value(*dp, start, stats, "run") == 1.0);
 }
 
+TEST_CASE("a device-driven run's loop exits: one-block levels before a grid level, and a stop with a frontier left") {
+  using abfs::detail::DeviceLevelRecord;
+  std::vector<DeviceLevelRecord> records = {{10, 0, 80, 0, 1}, {900, 0, 7'000, 1, 2}, {4'000, 1, 32'000, 2, 3},
+                                            {30'000, 1, 240'000, 3, 4}, {500, 0, 4'000, 4, 5}};
+  abfs::strategies::LevelOutcome run;
+  run.level_records = records.data();
+  run.levels_advanced = 5;
+  run.next_frontier_vertices = 3'000;
+  run.stop_reason = "frontier outgrew the block queue";
+  abfs::strategies::LoopExits exits = abfs::strategies::loop_exits(run);
+  CHECK(exits.count == 2);               // before level 2 (grid), and the stop after level 4
+  CHECK(exits.vertices == 4'000 + 3'000);
+  run.stop_reason = nullptr;             // the BFS ended: nothing left to refuse
+  run.next_frontier_vertices = 0;
+  exits = abfs::strategies::loop_exits(run);
+  CHECK(exits.count == 1);
+  CHECK(exits.vertices == 4'000);
+  run.levels_advanced = 4;               // stopped after a grid level: its last block hands over
+  run.stop_reason = "the cost models price finishing off the run cheaper";
+  run.next_frontier_vertices = 500;
+  exits = abfs::strategies::loop_exits(run);
+  CHECK(exits.count == 1);
+  CHECK(exits.vertices == 4'000);
+  run.levels_advanced = 1;               // a one_block run of one level that outgrew its queue
+  run.next_frontier_vertices = 900;
+  exits = abfs::strategies::loop_exits(run);
+  CHECK(exits.count == 1);
+  CHECK(exits.vertices == 900);
+  CHECK(abfs::strategies::loop_exits(abfs::strategies::LevelOutcome{}).count == 0);  // a single-level strategy
+
+  // Both device-driven strategies price them on the run's first level only.
+  abfs::GraphStats stats;
+  stats.num_vertices = 100'000;
+  stats.num_edges = 1'000'000;
+  abfs::strategies::FrontierState start;
+  start.frontier_vertices = 10;
+  start.frontier_edges = 80;
+  start.location = abfs::strategies::Location::Device;
+  start.loop_exits = 2;
+  start.loop_exit_vertices = 7'000;
+  const std::unique_ptr<abfs::strategies::Strategy> runs[] = {abfs::strategies::make_one_block(),
+                                                               abfs::strategies::make_dynamic_parallel()};
+  for (const auto& s : runs) {
+    CAPTURE(s->name());
+    CHECK(feature_value(*s, start, stats, "loop_exits") == 2.0);
+    CHECK(feature_value(*s, start, stats, "loop_exit_vertices") == 7'000.0);
+    abfs::strategies::FrontierState carried = start;
+    carried.continues_run = true;
+    CHECK(feature_value(*s, carried, stats, "loop_exits") == 0.0);
+    CHECK(feature_value(*s, carried, stats, "loop_exit_vertices") == 0.0);
+  }
+}
+
 TEST_CASE("an online-correction class moves to the median of its factor and its last two BFSs' ratios, "
           "a sparse class not at its first") {
   using abfs::detail::correction_target;
