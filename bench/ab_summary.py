@@ -11,7 +11,8 @@ falls on both; one process's BFSs move 3-5% between processes, so a ratio within
 noise). Then the geometric mean of those ratios over the graphs.
 
 With --starts: the decided levels of the device-driven runs (one_block, dynamic_parallel) by
-where they start (level 0, right after host levels, right after device levels): how many, and
+where they start (level 0, right after host levels, right after device levels) and how the run
+ended (at the BFS's end, or stopped after one level or several): how many, and
 the median of measured - predicted (us, the strategy's part, conversions apart) per graph and
 configuration. dynamic_parallel's starts past level 0 were priced 7-9 us low (median) in the
 suite runs H-J, and 20-30 us after host levels on kron:22 and uniform:1048576:8 in the A/Bs
@@ -74,6 +75,18 @@ def where(levels, k):
     return "after host" if levels[k - 1]["strategy"] == "cpu_expand" else "after device"
 
 
+def ending(levels, k):
+    """How the device-driven run started at levels[k] ended: at the BFS's end, or stopped (a
+    hand-over note on its last level) after one level or several. A stopped run's first record
+    carries its one-block loop's exit (one_block 9, dynamic_parallel 26 price it)."""
+    last = k
+    while last + 1 < len(levels) and levels[last + 1]["reason"].startswith("continued on the device"):
+        last += 1
+    if "handed over" not in levels[last]["reason"]:
+        return "to the end"
+    return "stopped after one level" if last == k else "stopped after several levels"
+
+
 def split_log_name(name, configs):
     """GRAPH_TAG_ROUND (bench/ab_plans.sh: TAG is the config with ':' and '/' as '_') to
     (graph, config); graph and config names may hold '_', so the longest config that fits."""
@@ -99,11 +112,11 @@ def starts(out, configs):
             for k, level in enumerate(levels):
                 if level["strategy"] not in RUN_STRATEGIES or level["reason"].startswith("continued"):
                     continue
-                key = (graph, config, level["strategy"], where(levels, k))
+                key = (graph, config, level["strategy"], where(levels, k), ending(levels, k))
                 errors[key].append(level["time_us"] - level["predicted_us"])
     for key in sorted(errors):
         values = errors[key]
-        print("%s %s %s %s: %d starts, measured - predicted median %+.1f us" %
+        print("%s %s %s %s, %s: %d starts, measured - predicted median %+.1f us" %
               (key + (len(values), statistics.median(values))))
 
 
