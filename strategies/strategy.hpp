@@ -185,8 +185,8 @@ struct LevelOutcome {
 /// A device-driven run's one-block loop exits before a frontier it did not expand
 /// (FrontierState::loop_exits): each one-block level (kernel 0) that a level of another kernel
 /// followed, and the last level when it was a one-block level and the run stopped with a
-/// frontier left (handed over, outgrown, or out of levels). The loop's exit costs the level it
-/// refuses its start: on the H100 a one_block run that outgrew its queue after several levels
+/// frontier left (handed over, outgrown, or out of levels). At an exit the loop pays the start
+/// of the level it refuses: on the H100 a one_block run that outgrew its queue after several levels
 /// spent 7.2 us (median, 14 runs) from its last level's record to the loop's exit, 0.1-0.2 where
 /// the BFS ended (uniform:1048576:8's frontiers of 4,089 vertices ~8 us, uniform:8388608:8's
 /// 4.6-5.0, kron:22's 1.3-1.6; trace builds, 2026-11-27). Nothing for a single-level strategy
