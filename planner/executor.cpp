@@ -646,7 +646,7 @@ double Executor::predict_level_us(std::size_t slot, const strategies::CostFeatur
          correction_at(slot, frontier_edges, group);
 }
 
-double Executor::RunLookahead::to_go(std::size_t level) const {
+double RunLookahead::to_go(std::size_t level) const {
   if (level >= end.size()) return 0.0;
   const std::size_t stop = end[level];
   return prefix[stop] - prefix[level] + (stop + 1 < end.size() ? leave[stop] + exit[stop] : 0.0);

@@ -136,6 +136,22 @@ inline double host_cost_to_go(double keep, double leave, double profile_upload, 
 std::vector<VertexId> tail_minima(const std::vector<LevelShape>& levels, std::size_t from);
 std::size_t shrunk_to(const std::vector<VertexId>& tail_min, VertexId frontier);
 
+/// A device-driven strategy's runs over a sampled profile of `levels` levels (the executor's
+/// lookahead): vectors of levels + 1 entries, by profile level. us throughout.
+struct RunLookahead {
+  std::vector<double> prefix;    ///< the carried levels' time before the level
+  std::vector<std::size_t> end;  ///< where a run reaching the level stops (levels: it does not)
+  std::vector<double> leave;     ///< the cost to go from the level (device queue) without the run
+  std::size_t first_handback = 0;  ///< the first level a run reaching it hands back before (levels: none)
+  /// What the run's one-block loop pays to stop before the level (strategies::LoopExits; 0
+  /// where the run's previous level was a grid level). A dynamic_parallel run's grid level
+  /// after a one-block level pays it in prefix.
+  std::vector<double> exit;
+  /// The run carrying on from level at its best: its carried levels, then its loop's exit and
+  /// leaving where it stops before the profile's end (nothing past the end).
+  double to_go(std::size_t level) const;
+};
+
 class Executor {
  public:
   /// Allocates everything (host, device when use_device, a checkpoint under Exhaustive) and
@@ -556,19 +572,6 @@ class Executor {
   void expand_device_runs(BfsResult& result);
   // levels[index] reset to a default record (appended when index == levels.size()).
   static LevelRecord& reuse_record(std::vector<LevelRecord>& levels, std::size_t index);
-  // A device-driven strategy's runs over a profile (prepare_lookahead).
-  struct RunLookahead {
-    std::vector<double> prefix;    // by profile level: the carried levels' time before it
-    std::vector<std::size_t> end;  // where a run reaching the level stops (levels: it does not)
-    std::vector<double> leave;     // the cost to go from the level (device queue) without the run
-    std::size_t first_handback = 0;  // the first level a run reaching it hands back before (levels: none)
-    // By level: what the run's one-block loop pays to stop before it (LoopExits; 0 where the
-    // run's previous level was a grid level). A dynamic_parallel run's grid level after a
-    // one-block level pays it in prefix.
-    std::vector<double> exit;
-    // The run carrying on from level at its best: its carried levels, then leaving.
-    double to_go(std::size_t level) const;
-  };
   // cpu_expand's level inside a host run (no executor overhead, the correction of carried
   // levels), affine by size class of the frontier's arcs (prepare_lookahead).
   std::array<AffineCost, kHandbackClasses> host_carried_{};

@@ -580,6 +580,21 @@ TEST_CASE("a device-driven run's loop exits: one-block levels before a grid leve
   }
 }
 
+TEST_CASE("a run's cost to go adds its loop's exit where it stops, and nothing where it carries the BFS to its end") {
+  // Profile of 4 levels: a run reaching level 0 or 1 carries through level 2 and stops before
+  // level 3; one reaching level 3 carries the BFS to its end.
+  abfs::detail::RunLookahead run;
+  run.prefix = {0.0, 10.0, 15.0, 45.0, 47.0};
+  run.end = {3, 3, 3, 4, 4};
+  run.leave = {300.0, 250.0, 200.0, 40.0, 0.0};
+  run.exit = {0.0, 1.0, 2.0, 8.0, 0.0};
+  CHECK(run.to_go(0) == doctest::Approx(45.0 + 40.0 + 8.0));
+  CHECK(run.to_go(1) == doctest::Approx(35.0 + 40.0 + 8.0));
+  CHECK(run.to_go(3) == doctest::Approx(2.0));  // to the end: no exit, nothing to leave for
+  CHECK(run.to_go(4) == 0.0);
+  CHECK(run.to_go(9) == 0.0);
+}
+
 TEST_CASE("an online-correction class moves to the median of its factor and its last two BFSs' ratios, "
           "a sparse class not at its first") {
   using abfs::detail::correction_target;
