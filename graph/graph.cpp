@@ -6,6 +6,7 @@
 
 #include "graph/build.hpp"
 #include "graph/loaders.hpp"
+#include "graph/pull_profile.hpp"
 
 #include <sys/stat.h>
 
@@ -345,15 +346,14 @@ void add_pull_profile(const Graph& graph, const std::vector<std::int32_t>& dista
   const std::size_t depth = levels.size();
   if (depth == 0) return;
   const Csr& in = graph.reverse_csr();
-  // By the distance k of v (k < depth + 2; unreached and farther vertices are never found by
-  // the levels profiled): the sum of full in-list lengths, and the sum of scans that stop at the
-  // first in-neighbour at distance k - 1.
+  // By the distance class k of v (detail::pull_distance_class): the sum of full in-list lengths,
+  // and the sum of scans that stop at the first in-neighbour at distance k - 1.
   std::vector<EdgeOffset> full_sum(depth + 3, 0), hit_sum(depth + 3, 0);
   for (VertexId v = 0; v < n; ++v) {
     const EdgeOffset begin = in.row_offsets[v];
     const EdgeOffset length = in.row_offsets[v + 1] - begin;
     const std::int32_t d = distances[v];
-    const std::size_t k = d < 0 || static_cast<std::size_t>(d) > depth + 1 ? depth + 2 : static_cast<std::size_t>(d);
+    const std::size_t k = detail::pull_distance_class(d, depth);
     full_sum[k] += length;
     if (d <= 0 || k == depth + 2) continue;
     EdgeOffset scanned = length;
@@ -365,8 +365,15 @@ void add_pull_profile(const Graph& graph, const std::vector<std::int32_t>& dista
     }
     hit_sum[k] += scanned;
   }
-  // Level L: vertices at distance L + 1 stop early; those at L + 2 or farther, and unreached
-  // ones, scan in full (a suffix over k >= L + 2).
+  detail::set_pull_scanned_edges(full_sum, hit_sum, levels);
+}
+
+namespace detail {
+
+void set_pull_scanned_edges(const std::vector<EdgeOffset>& full_sum, const std::vector<EdgeOffset>& hit_sum,
+                            std::vector<LevelShape>& levels) {
+  const std::size_t depth = levels.size();
+  if (depth == 0) return;
   EdgeOffset suffix_sum = 0;
   for (std::size_t k = depth + 2; k >= 2; --k) {
     suffix_sum += full_sum[k];
@@ -375,5 +382,7 @@ void add_pull_profile(const Graph& graph, const std::vector<std::int32_t>& dista
     levels[level].pull_scanned_edges = suffix_sum + hit_sum[level + 1];
   }
 }
+
+}  // namespace detail
 
 }  // namespace abfs

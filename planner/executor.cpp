@@ -452,8 +452,7 @@ void Executor::learn_profile(VertexId source, const BfsResult& result) {
   std::vector<LevelShape> shape;
   shape.reserve(result.levels.size());
   for (const LevelRecord& l : result.levels) shape.push_back({l.frontier_vertices, l.frontier_edges});
-  add_pull_profile(graph, result.distances, shape);
-  strategies::add_pull_warp_steps(graph, result.distances, shape);
+  strategies::add_pull_warp_steps(graph, result.distances, shape);  // and pull_scanned_edges
   const std::size_t in_use = active_profile_;
   const std::size_t k = profiles_.size();
   profiles_.push_back(make_profile(std::move(shape), stats_.mean_out_degree));
@@ -1427,8 +1426,7 @@ std::vector<LevelShape> Executor::sample_levels(VertexId source) {
   execute_levels(source, sample);
   std::vector<LevelShape> shape;
   for (const auto& l : sample.levels) shape.push_back({l.frontier_vertices, l.frontier_edges});
-  add_pull_profile(buffers_.graph(), sample.distances, shape);
-  strategies::add_pull_warp_steps(buffers_.graph(), sample.distances, shape);
+  strategies::add_pull_warp_steps(buffers_.graph(), sample.distances, shape);  // and pull_scanned_edges
   return shape;
 }
 
@@ -1439,7 +1437,7 @@ void Executor::warm_strategies(VertexId source) {
   warming_ = true;
   // Its level 0 upload teaches the plan's (kUploadAtStart), which follow the last BFS's
   // warm_launch_path: so does this one, not the profile's host work over the graph
-  // (add_pull_profile). After that work it priced the first BFSs' uploads at level 0 1.9x
+  // (add_pull_warp_steps). After that work it priced the first BFSs' uploads at level 0 1.9x
   // (29.6 us, 8.4 measured) on uniform:1048576:8: they started on the host, whose levels cost
   // ~20 us more, and in 2 of 4 runs of 8 BFSs never learned otherwise. With this, every run
   // starts on the device from its third BFS (H100, 2026-11-26).

@@ -192,7 +192,8 @@ class Executor {
 
   void execute(VertexId source, BfsResult& result);
   /// Frontier sizes per level of one BFS from source, run level by level whatever the flags,
-  /// with what a bottom-up step would scan at each level (add_pull_profile, add_pull_warp_steps).
+  /// with what a bottom-up step would scan at each level and its critical path
+  /// (strategies::add_pull_warp_steps).
   std::vector<LevelShape> sample_levels(VertexId source);
   /// One untimed BFS from source that runs the strategies in turn, level by level (the device's
   /// first), so that each pays its first launch in this process here and not in a caller's BFS:

@@ -3,6 +3,7 @@
 
 #include <abfs/error.hpp>
 
+#include "graph/pull_profile.hpp"
 #include "strategies/gather_pull_walk.hpp"
 #include "strategies/strategy.hpp"
 
@@ -109,12 +110,18 @@ void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& di
   std::vector<std::vector<StepPiece>> thread_pieces(static_cast<std::size_t>(threads));
   std::vector<std::vector<EdgeOffset>> thread_short(static_cast<std::size_t>(threads),
                                                     std::vector<EdgeOffset>(2 * (depth + 3), 0));
+  // pull_scanned_edges' sums by distance class (detail::set_pull_scanned_edges), from the same
+  // scans: add_pull_profile's pass, not repeated.
+  std::vector<std::vector<EdgeOffset>> thread_sums(static_cast<std::size_t>(threads),
+                                                   std::vector<EdgeOffset>(2 * (depth + 3), 0));
 #pragma omp parallel num_threads(threads)
   {
     const auto t = static_cast<std::size_t>(omp_get_thread_num());
     std::vector<StepPiece>& pieces = thread_pieces[t];
     EdgeOffset* short_full = thread_short[t].data();
     EdgeOffset* short_hit = short_full + depth + 3;
+    EdgeOffset* scan_full = thread_sums[t].data();
+    EdgeOffset* scan_hit = scan_full + depth + 3;
     std::array<Lane, 32> lanes{};
     std::array<std::size_t, 65> breaks{};
 #pragma omp for schedule(dynamic, 256)
@@ -128,6 +135,8 @@ void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& di
         l.length = in.row_offsets[v + 1] - in.row_offsets[v];
         l.distance = distances[v];
         l.hit = l.length;
+        const std::size_t k = detail::pull_distance_class(l.distance, depth);
+        scan_full[k] += l.length;
         if (l.distance > 0) {
           const EdgeOffset begin = in.row_offsets[v];
           for (EdgeOffset e = 0; e < l.length; ++e) {
@@ -136,6 +145,7 @@ void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& di
               break;
             }
           }
+          if (k != depth + 2) scan_hit[k] += l.hit;
         }
         if (l.length > kWarpScanDegree) {
           long_list = true;
@@ -149,9 +159,7 @@ void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& di
       if (!long_list) {
         for (int i = 0; i < count; ++i) {
           const Lane& l = lanes[static_cast<std::size_t>(i)];
-          const std::size_t k = l.distance < 0 || static_cast<std::size_t>(l.distance) > depth + 1
-                                    ? depth + 2
-                                    : static_cast<std::size_t>(l.distance);
+          const std::size_t k = detail::pull_distance_class(l.distance, depth);
           short_full[k] = std::max(short_full[k], l.length);
           if (l.distance > 0 && k != depth + 2) short_hit[k] = std::max(short_hit[k], l.hit);
         }
@@ -182,6 +190,14 @@ void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& di
       short_hit[k] = std::max(short_hit[k], s[depth + 3 + k]);
     }
   }
+  std::vector<EdgeOffset> full_sum(depth + 3, 0), hit_sum(depth + 3, 0);
+  for (const auto& s : thread_sums) {
+    for (std::size_t k = 0; k < depth + 3; ++k) {
+      full_sum[k] += s[k];
+      hit_sum[k] += s[depth + 3 + k];
+    }
+  }
+  detail::set_pull_scanned_edges(full_sum, hit_sum, levels);
   fill_max(pieces, false, steps);
   fill_max(pieces, true, full);
   // Level L: short-list vertices at distance L + 1 stop early, farther and unreached ones scan

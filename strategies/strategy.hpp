@@ -258,7 +258,8 @@ std::unique_ptr<Strategy> make_gather_pull();
 /// short scans' longest plus its long lists' steps. Exact, in O(|V| + |E|) time plus 32
 /// vertices' work per word of long lists and distinct distance, parallel over words (OpenMP).
 /// uk-2007-05@100000's level 4 from 13387: 128 steps (words of 32 unreached 3,003-arc
-/// in-lists), where the longest single scan gave 32.
+/// in-lists), where the longest single scan gave 32. Fills pull_scanned_edges too, as
+/// add_pull_profile does, from the same scans (one pass over the in-lists for both).
 /// @throws InvalidArgument if distances has the wrong size.
 void add_pull_warp_steps(const Graph& graph, const std::vector<std::int32_t>& distances,
                          std::vector<LevelShape>& levels);

@@ -412,7 +412,7 @@ std::vector<abfs::LevelShape> walked_pull_steps(const abfs::Graph& g, const std:
 
 }  // namespace
 
-TEST_CASE("a bottom-up level's critical path is its worst warp's walk over its 32 vertices' in-lists") {
+TEST_CASE("a bottom-up level's critical path is its worst warp's walk over its 32 vertices' in-lists, and its scans") {
   // Vertices 0-31 (one warp's word) are the in-hubs of `sources` vertices from 64 on, which no
   // BFS from 40 reaches; 40 -> 41 -> 42 -> 0 reaches hub 0 at level 3.
   auto hubs = [](abfs::VertexId targets, abfs::VertexId sources) {
@@ -451,11 +451,19 @@ TEST_CASE("a bottom-up level's critical path is its worst warp's walk over its 3
       const auto expected = walked_pull_steps(g, t.distances);
       std::vector<abfs::LevelShape> got(expected.size());
       abfs::strategies::add_pull_warp_steps(g, t.distances, got);
+      // The same pass fills the scans' sums, as add_pull_profile (checked against a count of
+      // every level's scans in test_reference_bfs.cpp) does.
+      std::vector<abfs::LevelShape> scans(expected.size());
+      abfs::add_pull_profile(g, t.distances, scans);
+      abfs::EdgeOffset scanned = 0;
       for (std::size_t level = 0; level < expected.size(); ++level) {
         INFO(g.name() << " source " << s << " level " << level);
         CHECK(got[level].pull_warp_steps == expected[level].pull_warp_steps);
         CHECK(got[level].pull_warp_steps_full == expected[level].pull_warp_steps_full);
+        CHECK(got[level].pull_scanned_edges == scans[level].pull_scanned_edges);
+        scanned += got[level].pull_scanned_edges;
       }
+      CHECK(scanned > 0);
     }
   }
   std::vector<abfs::LevelShape> wrong(1);
