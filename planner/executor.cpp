@@ -718,7 +718,7 @@ void Executor::prepare_lookahead() {
       continued.grid_level = !fits_block[i];
       continued.after_grid_level = i > 0 && !fits_block[i - 1];  // a run's level before this one
       dp_us = predict_carried_us(*dp_strategy_, dp_strategy_->cost_features(continued, stats_), state.frontier_edges,
-                                 continued.grid_level);
+                                 carried_group(continued.grid_level, state.frontier_vertices, state.frontier_edges));
       // dynamic_parallel's one-block levels are one_block's loop in a graph node, and cost no
       // less: forced on luxembourg_osm, 2.90 ms a BFS against one_block's 2.70. Corrected apart,
       // their prices came within 1-2% of each other over luxembourg_osm's middle levels, and the
@@ -858,13 +858,14 @@ void Executor::upload_handback() {
     if (!use || s == nullptr || model_of(s).fit == nullptr) continue;
     HandbackModel& m = h->model_host;
     for (int c = 0; c < kHandbackClasses; ++c) {
-      for (int kernel = 0; kernel < 2; ++kernel) {
-        m.stay[kernel][c] = !dp && kernel == 1 ? AffineCost{kNever, 0.0f, 0.0f}
-                                               : affine_in_class(c, [&](VertexId v, EdgeOffset e) {
-                                                   return predict_carried_us(
-                                                       *s, s->cost_features(state_of(v, e, kernel == 1), stats_), e,
-                                                       kernel == 1);
-                                                 });
+      // By HandbackModel::stay's kernels: the one-block loop, a grid level, one of a lane a vertex.
+      constexpr std::array<int, 3> kStayGroups{kCarried, kCarriedGrid, kCarriedGridGathered};
+      for (std::size_t kernel = 0; kernel < kStayGroups.size(); ++kernel) {
+        const bool grid = kernel != 0;
+        auto stay = [&](VertexId v, EdgeOffset e) {
+          return predict_carried_us(*s, s->cost_features(state_of(v, e, grid), stats_), e, kStayGroups[kernel]);
+        };
+        m.stay[kernel][c] = !dp && grid ? AffineCost{kNever, 0.0f, 0.0f} : affine_in_class(c, stay);
       }
       m.host[c] = host_costs[static_cast<std::size_t>(c)];
       // A level's price of its discoveries, and a one-block level's of the loop's relaunch after
@@ -872,7 +873,8 @@ void Executor::upload_handback() {
       // model is linear in its features, the correction a factor per class).
       const EdgeOffset arcs = smallest_arcs_of_class(c);
       auto carried_us = [&](const strategies::FrontierState& state) {
-        return predict_carried_us(*s, s->cost_features(state, stats_), arcs, state.grid_level);
+        return predict_carried_us(*s, s->cost_features(state, stats_), arcs,
+                                  state.grid_level ? kCarriedGrid : kCarried);
       };
       auto per_discovered = [&](bool grid) {
         constexpr double kProbe = 1e6;
@@ -1288,7 +1290,8 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
       if (s == dp_strategy_) again.grid_level = block_strategy_ == nullptr || !block_strategy_->applicable(state);
       const double each = device_run || host_run
                                ? predict_carried_us(*s, s->cost_features(again, stats_), state.frontier_edges,
-                                                    again.grid_level)
+                                                    carried_group(again.grid_level, state.frontier_vertices,
+                                                                  state.frontier_edges))
                                : c.level_us;
       c.carried_levels = device_run ? static_cast<std::size_t>(persist) : 0;
       c.carried_us = device_run ? persist * each : 0.0;
@@ -1829,8 +1832,9 @@ void Executor::expand_device_runs(BfsResult& result) {
           stats_);
       expanded += d.frontier_edges;
       const bool grid = !on_host && d.kernel != 0;
-      next.predicted_us = predict_carried_us(*run.strategy, features, d.frontier_edges, grid);
-      observe(run.strategy, d.frontier_edges, carried_group(grid), next.predicted_us, us);
+      const int group = carried_group(grid, d.frontier_vertices, d.frontier_edges);
+      next.predicted_us = predict_carried_us(*run.strategy, features, d.frontier_edges, group);
+      observe(run.strategy, d.frontier_edges, group, next.predicted_us, us);
       if (samples_ != nullptr) samples_->push_back({run.strategy->name(), features, us});
       levels.push_back(std::move(next));
     }

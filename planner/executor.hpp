@@ -8,6 +8,7 @@
 #include <abfs/plan.hpp>
 
 #include "planner/cost_model.hpp"
+#include "strategies/dp_grid_lanes.hpp"
 #include "strategies/strategy.hpp"
 
 #include <algorithm>
@@ -480,11 +481,11 @@ class Executor {
   double predict_level_us(std::size_t slot, const strategies::CostFeatures& f, EdgeOffset frontier_edges,
                           int group) const;
   // A level's predicted time inside a device-driven run of s (no launch or executor overhead),
-  // with the online correction of carried levels (grid_level: a dynamic_parallel grid level's,
-  // carried_group).
+  // with the online correction of carried levels of `group` (carried_group: a dynamic_parallel
+  // grid level's apart).
   double predict_carried_us(const strategies::Strategy& s, const strategies::CostFeatures& f,
-                            EdgeOffset frontier_edges, bool grid_level = false) const {
-    return predict(model_of(&s), f) * correction(&s, frontier_edges, carried_group(grid_level));
+                            EdgeOffset frontier_edges, int group = kCarried) const {
+    return predict(model_of(&s), f) * correction(&s, frontier_edges, group);
   }
   // What a device-driven run of s pays for `exits` exits of its one-block loop before frontiers
   // of `vertices` vertices in all (LoopExits): the model's loop_exits and loop_exit_vertices
@@ -687,15 +688,28 @@ class Executor {
   // vertex on the host on cnr-2000, 1-2 predicted), a device level where a device-driven run
   // stopped before the BFS ended (outgrown, handed back: privatized_queue there took 43 us
   // beyond its expansion kernel against 23 elsewhere, medians, H100, 2026-11-24), a grid level
-  // a dynamic_parallel run carried (carried_group); the upload slot's: see upload_group.
+  // a dynamic_parallel run carried, and one of a lane a vertex (carried_group); the upload
+  // slot's: see upload_group.
   static constexpr int kSizeClasses = 12;
-  static constexpr int kGroups = 6;
-  static constexpr int kPlain = 0, kCarried = 1, kAfterMove = 2, kFirstLevel = 3, kAfterRun = 4, kCarriedGrid = 5;
-  // A carried level's group. dynamic_parallel's grid levels are corrected apart from the
-  // one-block loop's: sharing a size class, cnr-2000's one-block levels of 4,000-8,000 arcs
-  // (priced 7.4 us, took 9.6) raised the factor that priced its grid levels of 8,000-16,000 at
-  // 18.6 where they took 12.8 (medians; 27 of 58 over 40% high; H100, 2026-11-26).
-  static int carried_group(bool grid_level) { return grid_level ? kCarriedGrid : kCarried; }
+  static constexpr int kGroups = 7;
+  static constexpr int kPlain = 0, kCarried = 1, kAfterMove = 2, kFirstLevel = 3, kAfterRun = 4, kCarriedGrid = 5,
+                       kCarriedGridGathered = 6;
+  // A carried level's group, from whether it is a dynamic_parallel grid level and its frontier.
+  // dynamic_parallel's grid levels are corrected apart from the one-block loop's: sharing a
+  // size class, cnr-2000's one-block levels of 4,000-8,000 arcs (priced 7.4 us, took 9.6)
+  // raised the factor that priced its grid levels of 8,000-16,000 at 18.6 where they took 12.8
+  // (medians; 27 of 58 over 40% high; H100, 2026-11-26). Its grid levels of a lane a vertex
+  // (mean degree under 8: the block's arcs dealt to its threads) are corrected apart from the
+  // others: sharing size classes, the levels of more lanes a vertex (few vertices with long
+  // lists) and those of a lane a vertex (tails of many short lists) took their prices times
+  // 1.18-1.68 and 0.69-0.92 on soc-Slashdot0902 (medians by size class, 4,096 to 262,143
+  // arcs), 1.42 and 0.92 on email-Enron (16,384 to 65,535), 0.85-0.93 and 1.11-1.19 on cnr-2000
+  // (the plan's grid levels in the suite runs and A/Bs of 2026-11-27, H100): each group's levels
+  // set the factor that priced the other's.
+  static int carried_group(bool grid_level, VertexId frontier_vertices, EdgeOffset frontier_edges) {
+    if (!grid_level) return kCarried;
+    return strategies::grid_group_lanes(frontier_vertices, frontier_edges) == 1 ? kCarriedGridGathered : kCarriedGrid;
+  }
   static constexpr int kClasses = kGroups * kSizeClasses;
   struct Correction {
     std::array<double, kClasses + kGroups> log_factor{};  // + one fallback per group

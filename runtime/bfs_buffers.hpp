@@ -72,10 +72,13 @@ __host__ __device__ inline int arcs_size_class(EdgeOffset arcs) {
 /// model is affine in the frontier's vertices and arcs within a size class, its online
 /// correction included, so the device evaluates exactly what the host would.
 struct HandbackModel {
-  AffineCost stay[2][kHandbackClasses];  ///< a level the run carries: [0] one-block loop, [1] grid level
+  /// A level the run carries: [0] one-block loop, [1] grid level, [2] grid level of a lane a
+  /// frontier vertex (strategies::grid_group_lanes 1: corrected apart, Executor::carried_group).
+  AffineCost stay[3][kHandbackClasses];
   /// us per vertex a grid level discovers (its model's discovered-vertices term, corrected by
-  /// size class); stay[1] leaves it out, since a level's discoveries are not affine in its
-  /// frontier: the decision adds it times the profile's discoveries per arc times the arcs.
+  /// size class); stay[1] and stay[2] leave it out, since a level's discoveries are not affine
+  /// in its frontier: the decision adds it times the profile's discoveries per arc times the
+  /// arcs.
   float grid_per_discovered[kHandbackClasses];
   /// The same for a one-block level (stay[0] leaves it out).
   float block_per_discovered[kHandbackClasses];

@@ -49,6 +49,7 @@
 //      Guide, "CUDA Graphs: Device Graph Launch" (tail launch of device graphs).
 
 #include "strategies/block_loop.cuh"
+#include "strategies/dp_grid_lanes.hpp"
 #include "strategies/strategy.hpp"
 
 #include <cooperative_groups.h>
@@ -110,15 +111,6 @@ constexpr int kGridResidentBlocks = 5;
 /// blocks (a few microseconds of bus reads at most); wider ones from a copy in device memory.
 constexpr int kHostStartGraphs = 9;
 
-/// Lanes that scan one frontier vertex's arcs, from the frontier's mean degree.
-__host__ __device__ inline unsigned int grid_group_lanes(VertexId frontier_size, EdgeOffset frontier_edges) {
-  const EdgeOffset size = frontier_size > 0 ? frontier_size : 1;
-  if (frontier_edges < 8 * size) return 1;
-  if (frontier_edges < 16 * size) return 8;
-  if (frontier_edges < 32 * size) return 16;
-  return 32;
-}
-
 /// Blocks of a dp_grid_level that own frontier vertices (the others only scan listed hubs).
 __host__ __device__ inline unsigned int grid_vertex_blocks(VertexId frontier_size, EdgeOffset frontier_edges) {
   const unsigned int per_block = kGridThreads / grid_group_lanes(frontier_size, frontier_edges);
@@ -133,6 +125,12 @@ __host__ __device__ inline unsigned int grid_blocks(VertexId frontier_size, Edge
   const EdgeOffset by_arcs = (frontier_edges + kGridArcsPerBlock - 1) / kGridArcsPerBlock;
   const unsigned int arc_blocks = by_arcs < kGridArcBlocksMax ? static_cast<unsigned int>(by_arcs) : kGridArcBlocksMax;
   return vertex_blocks > arc_blocks ? vertex_blocks : arc_blocks;
+}
+
+/// The hand-back model's costs (HandbackModel::stay) of a grid level over a frontier of
+/// frontier_size vertices and frontier_edges arcs: [2] for a lane a vertex, else [1].
+__device__ __forceinline__ int grid_stay(VertexId frontier_size, EdgeOffset frontier_edges) {
+  return grid_group_lanes(frontier_size, frontier_edges) == 1 ? 2 : 1;
 }
 
 /// Everything a link of the chain needs to launch the next one.
@@ -265,7 +263,7 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state,
   if (t.model != nullptr && end.frontier_end > t.price_from) {
     const unsigned int k = detail_block::match_profile_level(t, end.profile_cursor, end.frontier_end);
     const detail::HandbackPrice price = detail_block::handback_price(
-        t.model->stay[1], t.model->host, t.levels[k], size, end.frontier_edges,
+        t.model->stay[grid_stay(size, end.frontier_edges)], t.model->host, t.levels[k], size, end.frontier_edges,
         detail_block::discovered_us(t, t.model->grid_per_discovered, k, end.frontier_end, end.frontier_edges));
     if (detail_block::leaves(price)) {
       finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::Handback, cudaSuccess, price);
@@ -641,7 +639,7 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
     const unsigned int k = next.loop.profile_cursor =
         detail_block::match_profile_level(t, a.loop.profile_cursor, tail);
     detail::HandbackPrice price = detail_block::handback_price(
-        t.model->stay[fits ? 0 : 1], t.model->host, t.levels[k], next_size, next_edges,
+        t.model->stay[fits ? 0 : grid_stay(next_size, next_edges)], t.model->host, t.levels[k], next_size, next_edges,
         detail_block::discovered_us(t, fits ? t.model->block_per_discovered : t.model->grid_per_discovered, k, tail,
                                     next_edges));
     // A one-block level after this grid level starts the loop again (the cost feature

@@ -261,7 +261,7 @@ struct DeviceHandback {
       : levels(profile.size()) {
     abfs::detail::HandbackModel m{};
     for (int c = 0; c < abfs::detail::kHandbackClasses; ++c) {
-      m.stay[0][c] = m.stay[1][c] = {stay, 0.0f, 0.0f};
+      m.stay[0][c] = m.stay[1][c] = m.stay[2][c] = {stay, 0.0f, 0.0f};
       m.host[c] = {host, 0.0f, 0.0f};
       m.grid_per_discovered[c] = grid_per_discovered;
       m.block_per_discovered[c] = block_per_discovered;
