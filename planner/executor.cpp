@@ -826,7 +826,7 @@ void Executor::upload_handback() {
   const std::size_t levels = use ? profile_.value.size() - 1 : 0;
   auto state_of = [&](VertexId vertices, EdgeOffset arcs, bool grid, double discovered = 0.0) {
     // Affine in the frontier without its discoveries, which the decision adds from the profile
-    // (grid_per_discovered, block_per_discovered, HandbackLevel::discovered_per_arc).
+    // (HandbackModel::per_discovered, HandbackLevel::discovered_per_arc).
     strategies::FrontierState state;
     state.frontier_vertices = vertices;
     state.frontier_edges = arcs;
@@ -857,35 +857,32 @@ void Executor::upload_handback() {
     h->table = HandbackTable{};
     if (!use || s == nullptr || model_of(s).fit == nullptr) continue;
     HandbackModel& m = h->model_host;
+    // By HandbackModel::stay's kernels: the one-block loop, a grid level, one of a lane a vertex.
+    constexpr std::array<int, 3> kStayGroups{kCarried, kCarriedGrid, kCarriedGridGathered};
     for (int c = 0; c < kHandbackClasses; ++c) {
-      // By HandbackModel::stay's kernels: the one-block loop, a grid level, one of a lane a vertex.
-      constexpr std::array<int, 3> kStayGroups{kCarried, kCarriedGrid, kCarriedGridGathered};
-      for (std::size_t kernel = 0; kernel < kStayGroups.size(); ++kernel) {
-        const bool grid = kernel != 0;
-        auto stay = [&](VertexId v, EdgeOffset e) {
-          return predict_carried_us(*s, s->cost_features(state_of(v, e, grid), stats_), e, kStayGroups[kernel]);
-        };
-        m.stay[kernel][c] = !dp && grid ? AffineCost{kNever, 0.0f, 0.0f} : affine_in_class(c, stay);
-      }
-      m.host[c] = host_costs[static_cast<std::size_t>(c)];
       // A level's price of its discoveries, and a one-block level's of the loop's relaunch after
       // a grid level (block_relaunch), by differences at the class's smallest arc count (every
       // model is linear in its features, the correction a factor per class).
       const EdgeOffset arcs = smallest_arcs_of_class(c);
-      auto carried_us = [&](const strategies::FrontierState& state) {
-        return predict_carried_us(*s, s->cost_features(state, stats_), arcs,
-                                  state.grid_level ? kCarriedGrid : kCarried);
-      };
-      auto per_discovered = [&](bool grid) {
+      for (std::size_t kernel = 0; kernel < kStayGroups.size(); ++kernel) {
+        const bool grid = kernel != 0;
+        auto carried_us = [&](VertexId v, EdgeOffset e, double discovered = 0.0) {
+          return predict_carried_us(*s, s->cost_features(state_of(v, e, grid, discovered), stats_), e,
+                                    kStayGroups[kernel]);
+        };
         constexpr double kProbe = 1e6;
-        return static_cast<float>((carried_us(state_of(1, arcs, grid, kProbe)) - carried_us(state_of(1, arcs, grid))) /
-                                  kProbe);
+        const bool never = !dp && grid;
+        m.stay[kernel][c] = never ? AffineCost{kNever, 0.0f, 0.0f} : affine_in_class(c, carried_us);
+        m.per_discovered[kernel][c] =
+            never ? 0.0f : static_cast<float>((carried_us(1, arcs, kProbe) - carried_us(1, arcs)) / kProbe);
+      }
+      m.host[c] = host_costs[static_cast<std::size_t>(c)];
+      auto block_us = [&](const strategies::FrontierState& state) {
+        return predict_carried_us(*s, s->cost_features(state, stats_), arcs, kCarried);
       };
-      m.grid_per_discovered[c] = dp ? per_discovered(true) : 0.0f;
-      m.block_per_discovered[c] = per_discovered(false);
       strategies::FrontierState relaunched = state_of(1, arcs, false);
       relaunched.after_grid_level = true;
-      m.block_relaunch[c] = dp ? static_cast<float>(carried_us(relaunched) - carried_us(state_of(1, arcs, false))) : 0.0f;
+      m.block_relaunch[c] = dp ? static_cast<float>(block_us(relaunched) - block_us(state_of(1, arcs, false))) : 0.0f;
     }
     h->levels_host.resize(levels);
     for (std::size_t k = 0; k < levels; ++k) {

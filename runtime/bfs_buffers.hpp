@@ -75,13 +75,10 @@ struct HandbackModel {
   /// A level the run carries: [0] one-block loop, [1] grid level, [2] grid level of a lane a
   /// frontier vertex (strategies::grid_group_lanes 1: corrected apart, Executor::carried_group).
   AffineCost stay[3][kHandbackClasses];
-  /// us per vertex a grid level discovers (its model's discovered-vertices term, corrected by
-  /// size class); stay[1] and stay[2] leave it out, since a level's discoveries are not affine
-  /// in its frontier: the decision adds it times the profile's discoveries per arc times the
-  /// arcs.
-  float grid_per_discovered[kHandbackClasses];
-  /// The same for a one-block level (stay[0] leaves it out).
-  float block_per_discovered[kHandbackClasses];
+  /// us per vertex such a level discovers (its model's discovered-vertices term, corrected as
+  /// stay's); stay leaves it out, since a level's discoveries are not affine in its frontier:
+  /// the decision adds it times the profile's discoveries per arc times the arcs.
+  float per_discovered[3][kHandbackClasses];
   /// us a one-block level costs more right after a grid level (the loop's relaunch as a
   /// device-launched link, with its copy of the visited bitmap); stay[0] leaves it out.
   float block_relaunch[kHandbackClasses];

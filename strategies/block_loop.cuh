@@ -163,8 +163,8 @@ __device__ __forceinline__ detail::HandbackPrice handback_price(const detail::Af
 __host__ __device__ inline bool leaves(const detail::HandbackPrice& p) { return p.leave_us < p.level_us + p.after_us; }
 
 /// handback_price for the one-block loop, from the model's one-block and host costs by size
-/// class as {fixed, per_vertex, per_edge, per_discovered} (costs[0]: stay, with
-/// block_per_discovered; costs[1]: host, 0) in shared memory: two vector loads, a 32-bit class
+/// class as {fixed, per_vertex, per_edge, per_discovered} (costs[0]: stay, with its
+/// per_discovered; costs[1]: host, 0) in shared memory: two vector loads, a 32-bit class
 /// and conversions. The stay adds its discoveries at the profile level's own discoveries per arc
 /// (not interpolated towards the level before, as a grid level's are: a log each, in every
 /// thread). Every thread of the block evaluates it, so its instructions count sixteen times over
@@ -186,7 +186,7 @@ __device__ __forceinline__ detail::HandbackPrice block_handback_price(const floa
 
 /// What a level of `arcs` arcs out of a frontier whose visit order ends at `visited`, matched
 /// to profile level k, is predicted to spend on the vertices it discovers: the model's price
-/// per discovery (per_discovered: grid_per_discovered or block_per_discovered, by size class)
+/// per discovery (per_discovered: a row of HandbackModel::per_discovered, by size class)
 /// times the profile's discoveries per arc there (interpolated as the executor's
 /// profile_discovered does, without its cap at the unvisited vertices).
 __device__ __forceinline__ float discovered_us(const detail::HandbackTable& t, const float* per_discovered,
@@ -266,7 +266,7 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     const int k = static_cast<int>(threadIdx.x) / detail::kHandbackClasses;
     const int c = static_cast<int>(threadIdx.x) % detail::kHandbackClasses;
     const detail::AffineCost cost = k == 0 ? a.handback.model->stay[0][c] : a.handback.model->host[c];
-    const float per_discovered = k == 0 ? a.handback.model->block_per_discovered[c] : 0.0f;
+    const float per_discovered = k == 0 ? a.handback.model->per_discovered[0][c] : 0.0f;
     handback_costs[k][c] = make_float4(cost.fixed, cost.per_vertex, cost.per_edge, per_discovered);
   }
 

@@ -127,8 +127,8 @@ __host__ __device__ inline unsigned int grid_blocks(VertexId frontier_size, Edge
   return vertex_blocks > arc_blocks ? vertex_blocks : arc_blocks;
 }
 
-/// The hand-back model's costs (HandbackModel::stay) of a grid level over a frontier of
-/// frontier_size vertices and frontier_edges arcs: [2] for a lane a vertex, else [1].
+/// The hand-back model's row (HandbackModel::stay, per_discovered) of a grid level over a
+/// frontier of frontier_size vertices and frontier_edges arcs: [2] for a lane a vertex, else [1].
 __device__ __forceinline__ int grid_stay(VertexId frontier_size, EdgeOffset frontier_edges) {
   return grid_group_lanes(frontier_size, frontier_edges) == 1 ? 2 : 1;
 }
@@ -262,9 +262,10 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state,
   }
   if (t.model != nullptr && end.frontier_end > t.price_from) {
     const unsigned int k = detail_block::match_profile_level(t, end.profile_cursor, end.frontier_end);
+    const int kernel = grid_stay(size, end.frontier_edges);
     const detail::HandbackPrice price = detail_block::handback_price(
-        t.model->stay[grid_stay(size, end.frontier_edges)], t.model->host, t.levels[k], size, end.frontier_edges,
-        detail_block::discovered_us(t, t.model->grid_per_discovered, k, end.frontier_end, end.frontier_edges));
+        t.model->stay[kernel], t.model->host, t.levels[k], size, end.frontier_edges,
+        detail_block::discovered_us(t, t.model->per_discovered[kernel], k, end.frontier_end, end.frontier_edges));
     if (detail_block::leaves(price)) {
       finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::Handback, cudaSuccess, price);
       return;
@@ -638,10 +639,10 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
   if (t.model != nullptr && tail > t.price_from) {  // the hand-back decision, as the block loop makes it
     const unsigned int k = next.loop.profile_cursor =
         detail_block::match_profile_level(t, a.loop.profile_cursor, tail);
+    const int kernel = fits ? 0 : grid_stay(next_size, next_edges);
     detail::HandbackPrice price = detail_block::handback_price(
-        t.model->stay[fits ? 0 : grid_stay(next_size, next_edges)], t.model->host, t.levels[k], next_size, next_edges,
-        detail_block::discovered_us(t, fits ? t.model->block_per_discovered : t.model->grid_per_discovered, k, tail,
-                                    next_edges));
+        t.model->stay[kernel], t.model->host, t.levels[k], next_size, next_edges,
+        detail_block::discovered_us(t, t.model->per_discovered[kernel], k, tail, next_edges));
     // A one-block level after this grid level starts the loop again (the cost feature
     // block_relaunch), as the executor's lookahead prices it.
     if (fits) price.level_us += t.model->block_relaunch[detail::arcs_size_class(next_edges)];

@@ -263,8 +263,8 @@ struct DeviceHandback {
     for (int c = 0; c < abfs::detail::kHandbackClasses; ++c) {
       m.stay[0][c] = m.stay[1][c] = m.stay[2][c] = {stay, 0.0f, 0.0f};
       m.host[c] = {host, 0.0f, 0.0f};
-      m.grid_per_discovered[c] = grid_per_discovered;
-      m.block_per_discovered[c] = block_per_discovered;
+      m.per_discovered[0][c] = block_per_discovered;
+      m.per_discovered[1][c] = m.per_discovered[2][c] = grid_per_discovered;
     }
     REQUIRE(cudaMemcpy(model.data(), &m, sizeof m, cudaMemcpyHostToDevice) == cudaSuccess);
     REQUIRE(cudaMemcpy(levels.data(), profile.data(), levels.bytes(), cudaMemcpyHostToDevice) == cudaSuccess);
