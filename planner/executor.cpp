@@ -667,6 +667,7 @@ void Executor::prepare_lookahead() {
   profile_.host_leave.clear();
   profile_.host_upload.clear();
   profile_.host_keep.clear();
+  profile_.fits_block.clear();
   for (RunLookahead* run : {&profile_.block_run, &profile_.dp_run}) *run = RunLookahead{};
   const bool host_model = model_of(host_strategy_).fit != nullptr;
   for (int c = 0; c < kHandbackClasses; ++c) {
@@ -703,7 +704,8 @@ void Executor::prepare_lookahead() {
     dp_exit[0] = loop_exit_us(*dp_strategy_, 1.0, 0.0);
     dp_exit[1] = loop_exit_us(*dp_strategy_, 1.0, 1.0) - dp_exit[0];
   }
-  std::vector<bool> fits_block(levels, false);
+  std::vector<bool>& fits_block = profile_.fits_block;
+  fits_block.assign(levels, false);
   for (std::size_t i = 0; i < levels; ++i) {
     const strategies::FrontierState& state = states[i];
     strategies::FrontierState continued = state;
@@ -888,12 +890,7 @@ void Executor::upload_handback() {
     for (std::size_t k = 0; k < levels; ++k) {
       // Leaving before a level the one-block loop decides on (one that fits it) pays the loop's
       // exit either way; a grid level's decision comes after the loop's exit, or with none.
-      strategies::FrontierState shape;
-      shape.frontier_vertices = profile_.levels[k].frontier_vertices;
-      shape.frontier_edges = profile_.levels[k].frontier_edges;
-      shape.location = Location::Device;
-      const double exit =
-          !dp || (block_strategy_ != nullptr && block_strategy_->applicable(shape)) ? run.exit[k] : 0.0;
+      const double exit = !dp || profile_.fits_block[k] ? run.exit[k] : 0.0;
       h->levels_host[k] = HandbackLevel{
           profile_.visited[k], static_cast<float>(run.to_go(k + 1)), static_cast<float>(run.leave[k] + exit),
           static_cast<float>(profile_.value[k + 1][static_cast<std::size_t>(Place::Host)] + exit),

@@ -623,6 +623,9 @@ class Executor {
     // device, [1] after (continue_on_host); the upload it includes, for the profile's visits
     // (host_upload); and the cost to go with cpu_expand there (host_keep).
     std::vector<std::array<double, 2>> host_leave, host_upload, host_keep;
+    // By level: whether its frontier fits the one-block loop (one_block applies), as the
+    // lookahead found; upload_handback places the loop's exit by it.
+    std::vector<bool> fits_block;
     HandbackBuffers block_handback, dp_handback;
   };
   // The profile in use; profiles_[active_profile_] is its empty slot. Swapping moves vectors
