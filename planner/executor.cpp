@@ -648,7 +648,7 @@ double Executor::predict_level_us(std::size_t slot, const strategies::CostFeatur
 double RunLookahead::to_go(std::size_t level) const {
   if (level >= end.size()) return 0.0;
   const std::size_t stop = end[level];
-  return prefix[stop] - prefix[level] + (stop + 1 < end.size() ? leave[stop] + exit[stop] : 0.0);
+  return prefix[stop] - prefix[level] + (stop + 1 < end.size() ? stop_us(stop) : 0.0);
 }
 
 double Executor::loop_exit_us(const strategies::Strategy& s, double exits, double vertices) const {
@@ -810,7 +810,7 @@ void Executor::prepare_lookahead() {
     auto run_end = [&](RunLookahead& run, double leave, bool can_carry) {
       run.leave[i] = std::isfinite(leave) ? leave : (can_carry ? kInfinity : 0.0);
       const double stay = run.prefix[i + 1] - run.prefix[i] + run.to_go(i + 1);
-      run.end[i] = can_carry && !(run.leave[i] + run.exit[i] < stay) ? run.end[i + 1] : i;
+      run.end[i] = can_carry && !(run.stop_us(i) < stay) ? run.end[i + 1] : i;
       if (can_carry && run.end[i] == i) run.first_handback = i;  // the loop runs backwards
     };
     run_end(profile_.block_run, leave_block, fits_block[i]);
@@ -935,7 +935,7 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
   if (stop_at_next) {
     if (carried_levels != nullptr) *carried_levels = 0;
     if (carried_us != nullptr) *carried_us = 0.0;
-    return run->leave[next] + run->exit[next];
+    return run->stop_us(next);
   }
   const std::size_t stop = run->end[next];
   if (carried_levels != nullptr) *carried_levels = stop - next;
@@ -1850,7 +1850,7 @@ std::string Executor::lookahead_reason(std::size_t level) const {
     if (stop == level) {
       const double stay = run->prefix[level + 1] - run->prefix[level] + run->to_go(level + 1);
       std::snprintf(text, sizeof text, "; a %s run reaching this level stops before it (%.1f us off it, %.1f carrying on)",
-                    name, run->leave[level] + run->exit[level], stay);
+                    name, run->stop_us(level), stay);
     } else if (stop + 1 < run->end.size()) {
       std::snprintf(text, sizeof text, "; a %s run reaching this level carries it and stops before level %zu", name,
                     stop);

@@ -148,8 +148,10 @@ struct RunLookahead {
   /// where the run's previous level was a grid level). A dynamic_parallel run's grid level
   /// after a one-block level pays it in prefix.
   std::vector<double> exit;
-  /// The run carrying on from level at its best: its carried levels, then its loop's exit and
-  /// leaving where it stops before the profile's end (nothing past the end).
+  /// A run that stops before the level: its loop's exit, then the cost to go without it.
+  double stop_us(std::size_t level) const { return leave[level] + exit[level]; }
+  /// The run carrying on from level at its best: its carried levels, then stop_us where it
+  /// stops before the profile's end (nothing past the end).
   double to_go(std::size_t level) const;
 };
 
