@@ -129,7 +129,7 @@ inline double expected_discovered(const FrontierState& state, const GraphStats& 
 /// predicted us = sum of coefficient[name] * value. Conversions of the frontier between host and
 /// device or queue and bitmap are the executor's and priced separately.
 struct CostFeatures {
-  static constexpr int kMaxFeatures = 16;
+  static constexpr int kMaxFeatures = 20;
   int size = 0;
   std::array<const char*, kMaxFeatures> names{};
   std::array<double, kMaxFeatures> values{};
