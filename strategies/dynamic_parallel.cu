@@ -704,20 +704,19 @@ class DynamicParallel final : public Strategy {
     f.add("grid_vertices", grid ? vertices : 0.0);
     f.add("grid_edges", grid ? edges : 0.0);
     f.add("grid_dram_edges", grid ? edges * device_miss_share(stats, l2_bytes_) : 0.0);
-    // A grid level's discoveries: each claims its vertex, writes its distance and parent and
-    // appends it to the next frontier, three or four random L2 accesses beside its arc's one.
-    // Priced by arcs alone until version 27, uniform:1048576:8's grid levels of 256,000 arcs
-    // (~217,000 discoveries) took 34-40 us priced 19.2 raw, those of 32,700 arcs (~29,000)
-    // 15.5 priced 15.3: the arcs' coefficient (1.3e-5 us) came from levels that discover little
-    // (the sweep's large Kronecker levels), and the online correction of the large levels
-    // (1.9x) then priced the small ones at 28 us, so the plan never started the per-level
-    // oracle's run there. Its vertex arrays (16.9 MB) fit the L2, random stores of which run
-    // at the full rate up to ~40 MiB on the H100 (bench/l2_capacity_probe.cu): the discoveries'
-    // cost, not a miss. A fit over the plan's carried grid levels of seven graphs (suite runs
-    // P1-P3, H100, 2026-11-27) gave 1.2e-4 us a discovery beside 1.75e-5 an arc; the quick
-    // calibration fits 8.3e-5 beside 9.4e-6, and the plan's carried grid levels' p90 error fell
-    // from 49 to 12% on uniform:1048576:8 and from 20 to 16% on soc-Slashdot0902 (A/B, same
-    // day), the other graphs' within 2 points.
+    // A grid level's discoveries: each claims its vertex (an atomic), reads its degree, writes
+    // its distance and parent and appends it to the next frontier (claim_batch), random L2
+    // accesses beside its arc's one. Priced by arcs alone until version 27, uniform:1048576:8's
+    // grid levels of 256,000 arcs (~217,000 discoveries) took 34-40 us priced 19.2 raw, those
+    // of 32,700 arcs (~29,000) 15.5 priced 15.3, and the online correction the large levels
+    // taught (1.9x) priced the small ones at 28 us: the plan seldom started the per-level
+    // oracle's run from level 0 there. Its vertex arrays (16.9 MB) fit the L2, random stores
+    // of which run at the full rate up to ~40 MiB on the H100 (bench/l2_capacity_probe.cu):
+    // the discoveries' cost, not a miss. A fit over the plan's carried grid levels of seven
+    // graphs (suite runs P1-P3, H100, 2026-11-27) gave 1.2e-4 us a discovery beside 1.75e-5 an
+    // arc; the quick calibration fits 8.3e-5 beside 9.4e-6, and the plan's carried grid
+    // levels' p90 error fell from 49 to 12% on uniform:1048576:8 and from 20 to 16% on
+    // soc-Slashdot0902 (A/B, same day), the other graphs' within 3 points.
     f.add("grid_discovered", grid ? expected_discovered(state, stats) : 0.0);
     // A grid level's discoveries at the share of their random writes that miss the L2, as in
     // privatized_queue.
