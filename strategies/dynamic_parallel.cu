@@ -672,6 +672,7 @@ class DynamicParallel final : public Strategy {
     const bool grid = state.continues_run ? state.grid_level : !fits(state.frontier_vertices, state.frontier_edges);
     const auto vertices = static_cast<double>(state.frontier_vertices);
     const auto edges = static_cast<double>(state.frontier_edges);
+    const double discovered = expected_discovered(state, stats);
     CostFeatures f;
     f.add("run", state.continues_run ? 0.0 : 1.0);
     f.add("block_level", grid ? 0.0 : 1.0);
@@ -683,7 +684,7 @@ class DynamicParallel final : public Strategy {
     // memory) 9-11 (H100, 2026-11-24).
     f.add("block_global_edges", grid || shared_visited_words_ != 0 ? 0.0 : edges);
     // A one-block level's discoveries, as one_block's "discovered" (registry version 22).
-    f.add("block_discovered", grid ? 0.0 : expected_discovered(state, stats));
+    f.add("block_discovered", grid ? 0.0 : discovered);
     // A one-block level right after a grid level starts the loop again: the last grid block
     // launches its graph, and the loop copies the visited bitmap into shared memory (below).
     // Priced as any carried one-block level until version 25, such levels of ca-AstroPh-lcc,
@@ -717,11 +718,11 @@ class DynamicParallel final : public Strategy {
     // arc; the quick calibration fits 8.3e-5 beside 9.4e-6, and the plan's carried grid
     // levels' p90 error fell from 49 to 12% on uniform:1048576:8 and from 20 to 16% on
     // soc-Slashdot0902 (A/B, same day), the other graphs' within 3 points.
-    f.add("grid_discovered", grid ? expected_discovered(state, stats) : 0.0);
+    f.add("grid_discovered", grid ? discovered : 0.0);
     // A grid level's discoveries at the share of their random writes that miss the L2, as in
     // privatized_queue.
     f.add("grid_dram_discovered",
-          grid ? expected_discovered(state, stats) * device_vertex_miss_share(stats, l2_bytes_) : 0.0);
+          grid ? discovered * device_vertex_miss_share(stats, l2_bytes_) : 0.0);
     // The first level of a run, when it is a grid level: the arcs each block scans. Before hubs
     // were shared by the grid (registry version 9), a few hubs held a few blocks for hundreds of
     // serial steps: kron:22's level 1 (84 vertices, 364,083 arcs, 11 blocks) took 505 us from
