@@ -671,15 +671,23 @@ void Executor::prepare_lookahead() {
   for (RunLookahead* run : {&profile_.block_run, &profile_.dp_run}) *run = RunLookahead{};
   const bool host_model = model_of(host_strategy_).fit != nullptr;
   for (int c = 0; c < kHandbackClasses; ++c) {
+    // Affine in the frontier without its discoveries (none: no unvisited vertex), which are
+    // priced apart, by difference at the class's smallest arc count.
+    auto carried_us = [&](VertexId v, EdgeOffset e, double discovered = 0.0) {
+      strategies::FrontierState state;
+      state.frontier_vertices = v;
+      state.frontier_edges = e;
+      state.discovered_vertices = discovered;
+      state.continues_run = true;
+      return predict_carried_us(*host_strategy_, host_strategy_->cost_features(state, stats_), e);
+    };
+    constexpr double kProbe = 1e6;
+    const EdgeOffset arcs = smallest_arcs_of_class(c);
     host_carried_[static_cast<std::size_t>(c)] =
         !host_model ? AffineCost{std::numeric_limits<float>::infinity(), 0.0f, 0.0f}
-                    : affine_in_class(c, [&](VertexId v, EdgeOffset e) {
-                        strategies::FrontierState state;
-                        state.frontier_vertices = v;
-                        state.frontier_edges = e;
-                        state.continues_run = true;
-                        return predict_carried_us(*host_strategy_, host_strategy_->cost_features(state, stats_), e);
-                      });
+                    : affine_in_class(c, [&](VertexId v, EdgeOffset e) { return carried_us(v, e); });
+    host_carried_per_discovered_[static_cast<std::size_t>(c)] =
+        !host_model ? 0.0 : (carried_us(1, arcs, kProbe) - carried_us(1, arcs)) / kProbe;
   }
   if (models_ == nullptr || profile_.levels.empty()) {
     upload_handback();
@@ -838,19 +846,25 @@ void Executor::upload_handback() {
     state.grid_level = grid;
     return state;
   };
-  // The host's level after a hand-back, the same for both runs.
+  // The host's level after a hand-back, the same for both runs, and its price a discovery (by
+  // difference, as the runs' per_discovered below).
   std::array<AffineCost, kHandbackClasses> host_costs{};
+  std::array<float, kHandbackClasses> host_per_discovered{};
   const std::size_t host_slot = correction_slot(host_strategy_);
   const bool host_model = model_of(host_strategy_).fit != nullptr;
   for (int c = 0; use && c < kHandbackClasses; ++c) {
+    auto host_us = [&](VertexId v, EdgeOffset e, double discovered = 0.0) {
+      const strategies::FrontierState state = state_of(v, e, false, discovered);
+      return predict_level_us(host_slot, host_strategy_->cost_features(state, stats_), e, kPlain) +
+             conversion_us(*host_strategy_, Place::DeviceQueue, conversions(Place::DeviceQueue, state, 0));
+    };
     host_costs[static_cast<std::size_t>(c)] =
         !host_model ? AffineCost{kNever, 0.0f, 0.0f}
-                    : affine_in_class(c, [&](VertexId v, EdgeOffset e) {
-                        const strategies::FrontierState state = state_of(v, e, false);
-                        return predict_level_us(host_slot, host_strategy_->cost_features(state, stats_), e, kPlain) +
-                               conversion_us(*host_strategy_, Place::DeviceQueue,
-                                             conversions(Place::DeviceQueue, state, 0));
-                      });
+                    : affine_in_class(c, [&](VertexId v, EdgeOffset e) { return host_us(v, e); });
+    constexpr double kProbe = 1e6;
+    const EdgeOffset arcs = smallest_arcs_of_class(c);
+    host_per_discovered[static_cast<std::size_t>(c)] =
+        !host_model ? 0.0f : static_cast<float>((host_us(1, arcs, kProbe) - host_us(1, arcs)) / kProbe);
   }
   for (HandbackBuffers* h : {&profile_.block_handback, &profile_.dp_handback}) {
     const bool dp = h == &profile_.dp_handback;
@@ -879,6 +893,7 @@ void Executor::upload_handback() {
             never ? 0.0f : static_cast<float>((carried_us(1, arcs, kProbe) - carried_us(1, arcs)) / kProbe);
       }
       m.host[c] = host_costs[static_cast<std::size_t>(c)];
+      m.host_per_discovered[c] = host_per_discovered[static_cast<std::size_t>(c)];
       auto block_us = [&](const strategies::FrontierState& state) {
         return predict_carried_us(*s, s->cost_features(state, stats_), arcs, kCarried);
       };
@@ -1084,7 +1099,8 @@ bool Executor::continue_on_host(const strategies::FrontierState& state, const Pl
                                                        state.frontier_vertices) + 1) > 0) {
     return false;
   }
-  const HostStay price = price_host_stay(state.frontier_vertices, state.frontier_edges, at,
+  const HostStay price = price_host_stay(state.frontier_vertices, state.frontier_edges,
+                                         strategies::expected_discovered(state, stats_), at,
                                          place_of(placement, state.level) == Place::HostFresh);
   if (!price.stay()) return false;
   choice.strategy = host_strategy_;
@@ -1099,10 +1115,11 @@ bool Executor::continue_on_host(const strategies::FrontierState& state, const Pl
   return true;
 }
 
-Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOffset frontier_edges, std::size_t at,
-                                             bool fresh) const {
+Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOffset frontier_edges, double discovered,
+                                             std::size_t at, bool fresh) const {
   HostStay price;
-  price.level_us = host_carried_us(frontier_vertices, frontier_edges) * surprise_at(correction_slot(host_strategy_));
+  price.level_us =
+      host_carried_us(frontier_vertices, frontier_edges, discovered) * surprise_at(correction_slot(host_strategy_));
   const std::size_t levels = profile_.value.size() - 1;
   const Place after = fresh ? Place::HostFresh : Place::Host;
   price.after_us = at + 1 < levels ? profile_.value[at + 1][static_cast<std::size_t>(after)] : 0.0;
@@ -1113,11 +1130,11 @@ Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOff
 }
 
 void Executor::shift_host_leave(const Choice& choice, VertexId frontier_vertices, EdgeOffset frontier_edges,
-                                std::size_t at, bool fresh) {
+                                double discovered, std::size_t at, bool fresh) {
   if (!std::isfinite(choice.stay_margin_us) || at >= profile_.host_leave.size()) return;
   double& shift = host_leave_shift_[fresh ? 0 : 1][static_cast<std::size_t>(arcs_size_class(frontier_edges))];
   shift = 0.0;
-  const HostStay unshifted = price_host_stay(frontier_vertices, frontier_edges, at, fresh);
+  const HostStay unshifted = price_host_stay(frontier_vertices, frontier_edges, discovered, at, fresh);
   const double margin = unshifted.leave_us - unshifted.level_us - unshifted.after_us;
   shift = std::isfinite(margin) ? choice.stay_margin_us - margin : 0.0;
 }
@@ -1139,6 +1156,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   std::size_t at = decide ? matching_profile_level(end) : 0;
   std::size_t last_profile_level = profile_.visited.empty() ? 0 : profile_.visited.size() - 1;
   const char* stop = nullptr;
+  double discovered = 0.0;  // the level's expected discoveries (the profile's), for its stay test
   for (;;) {
     if (decide) {
       if (outgrow_profile(end, level)) {
@@ -1147,7 +1165,8 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
       }
       while (at < last_profile_level && profile_.visited[at] < end) ++at;  // matching_profile_level
       if (at > 0 && nearer_below(end, profile_.visited[at - 1], profile_.visited[at])) --at;
-      if (!price_host_stay(end - begin, edges, at, fresh).stay()) {
+      discovered = profile_discovered(profile_.levels, profile_.visited, at, end, edges, stats_.num_vertices - end);
+      if (!price_host_stay(end - begin, edges, discovered, at, fresh).stay()) {
         stop = "the cost models price leaving the host cheaper";
         break;
       }
@@ -1164,7 +1183,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
     // (H100, 2026-11-26). The run's first level is noted once the run is over (learn_level).
     if (decide) {
       const std::size_t slot = correction_slot(&host);
-      note_surprise(slot, host_carried_us(end - begin, edges) * surprise_at(slot),
+      note_surprise(slot, host_carried_us(end - begin, edges, discovered) * surprise_at(slot),
                     static_cast<double>(now_ns - last_ns) / 1000.0);
     }
     last_ns = now_ns;
@@ -1499,8 +1518,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const Choice choice = choose(state, placement);
     strategies::Strategy& strategy = *choice.strategy;
     if (&strategy == host_strategy_ && placement.location == Location::Host && level > 0) {
-      shift_host_leave(choice, state.frontier_vertices, frontier_edges, matching_profile_level(end),
-                       placement.synced(Location::Device) == 0);
+      shift_host_leave(choice, state.frontier_vertices, frontier_edges, strategies::expected_discovered(state, stats_),
+                       matching_profile_level(end), placement.synced(Location::Device) == 0);
     }
 
     const std::size_t index = used++;

@@ -319,14 +319,16 @@ class Executor {
   // The stay-or-leave test on the host at profile level `at` (continue_on_host, run_on_host):
   // cpu_expand's level as a host run carries it (host_carried_), then the cost to go from the
   // host, against the profile's best way off the host (Profile::host_leave) moved by this BFS's
-  // host_leave_shift_. fresh: the BFS has not used the device.
+  // host_leave_shift_. fresh: the BFS has not used the device. discovered: the vertices the
+  // level is expected to discover (FrontierState::discovered_vertices; the profile's).
   struct HostStay {
     double level_us = 0.0;
     double after_us = 0.0;
     double leave_us = 0.0;
     bool stay() const { return level_us + after_us <= leave_us; }
   };
-  HostStay price_host_stay(VertexId frontier_vertices, EdgeOffset frontier_edges, std::size_t at, bool fresh) const;
+  HostStay price_host_stay(VertexId frontier_vertices, EdgeOffset frontier_edges, double discovered, std::size_t at,
+                           bool fresh) const;
   // cpu_expand from context's level on, in one loop: a host run, the host's analogue of the
   // device-driven runs. It goes on while the frontier is not empty and, if decide, while
   // price_host_stay says stay; else it stops after the first level. The executor's work per
@@ -577,12 +579,20 @@ class Executor {
   // levels[index] reset to a default record (appended when index == levels.size()).
   static LevelRecord& reuse_record(std::vector<LevelRecord>& levels, std::size_t index);
   // cpu_expand's level inside a host run (no executor overhead, the correction of carried
-  // levels), affine by size class of the frontier's arcs (prepare_lookahead).
+  // levels), affine by size class of the frontier's arcs, plus its price a discovery
+  // (host_carried_per_discovered_) times the level's discoveries (prepare_lookahead). Without
+  // the discoveries, priced at ~1 ns each while cpu_expand's serial_discovered was fitted, the
+  // stay test underpriced the host's levels by 20 ns a discovery once it was measured:
+  // luxembourg_osm's host runs went on to level 700-900 where they had handed over to one_block
+  // at 100-400, and its BFSs took 2.4-2.6 ms against 2.2-2.4 (H100, 2026-11-27).
   std::array<AffineCost, kHandbackClasses> host_carried_{};
-  double host_carried_us(VertexId frontier_vertices, EdgeOffset frontier_edges) const {
-    const AffineCost& a = host_carried_[static_cast<std::size_t>(arcs_size_class(frontier_edges))];
+  std::array<double, kHandbackClasses> host_carried_per_discovered_{};
+  double host_carried_us(VertexId frontier_vertices, EdgeOffset frontier_edges, double discovered) const {
+    const auto c = static_cast<std::size_t>(arcs_size_class(frontier_edges));
+    const AffineCost& a = host_carried_[c];
     return static_cast<double>(a.fixed) + static_cast<double>(a.per_vertex) * static_cast<double>(frontier_vertices) +
-           static_cast<double>(a.per_edge) * static_cast<double>(frontier_edges);
+           static_cast<double>(a.per_edge) * static_cast<double>(frontier_edges) +
+           host_carried_per_discovered_[c] * std::max(0.0, discovered);
   }
   std::vector<DeviceLevelRecord> host_run_levels_;  // the last host run's levels (run_on_host)
   bool host_runs_ = true;
@@ -597,8 +607,8 @@ class Executor {
   std::array<std::array<double, kHandbackClasses>, 2> host_leave_shift_{};
   // Sets host_leave_shift_ after the full decision kept cpu_expand on the host at profile level
   // `at` with this frontier.
-  void shift_host_leave(const Choice& choice, VertexId frontier_vertices, EdgeOffset frontier_edges, std::size_t at,
-                        bool fresh);
+  void shift_host_leave(const Choice& choice, VertexId frontier_vertices, EdgeOffset frontier_edges, double discovered,
+                        std::size_t at, bool fresh);
   // The runs' hand-back tables (HandbackTable): built from the lookahead, on the device, and
   // the host copies they were uploaded from. Empty without models, a profile or a device.
   struct HandbackBuffers {

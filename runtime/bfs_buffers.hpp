@@ -85,6 +85,12 @@ struct HandbackModel {
   /// The host's level after a hand-back (cpu_expand with the frontier's download); fixed is
   /// +inf where the host does not apply.
   AffineCost host[kHandbackClasses];
+  /// us per vertex that host level discovers (cpu_expand's discovery terms, corrected as host),
+  /// added as per_discovered is: the decision's `leave` (the profile's way off the run at its
+  /// own frontier) has them, and a host price without them was the cheaper of the two wherever
+  /// a level discovers, by ~20 ns a discovery on the H100's host once cpu_expand's
+  /// serial_discovered was measured (~1 ns while it was fitted).
+  float host_per_discovered[kHandbackClasses];
 };
 
 /// One level of the planner's sampled BFS profile, as the hand-back decision reads it. A run at a

@@ -149,13 +149,15 @@ __device__ __forceinline__ float affine_us(const detail::AffineCost& c, VertexId
 /// this frontier, or the planner's other choices) against the run carrying this level
 /// (level_us: its kernel's costs by size class, plus discoveries_us, its discoveries' price from
 /// discovered_us) and then going on at its best (after_us); leaves() decides. The executor's
-/// lookahead makes the same comparison over the profile (Executor::prepare_lookahead).
+/// lookahead makes the same comparison over the profile (Executor::prepare_lookahead). The host's
+/// level adds its discoveries too (host_discoveries_us, from HandbackModel::host_per_discovered).
 __device__ __forceinline__ detail::HandbackPrice handback_price(const detail::AffineCost* stay,
                                                                 const detail::AffineCost* host,
                                                                 const detail::HandbackLevel& at, VertexId vertices,
-                                                                EdgeOffset arcs, float discoveries_us) {
+                                                                EdgeOffset arcs, float discoveries_us,
+                                                                float host_discoveries_us) {
   const int c = detail::arcs_size_class(arcs);
-  const float to_host = affine_us(host[c], vertices, arcs) + at.host_after;
+  const float to_host = affine_us(host[c], vertices, arcs) + host_discoveries_us + at.host_after;
   return {affine_us(stay[c], vertices, arcs) + discoveries_us, at.stay_after, fminf(to_host, at.leave)};
 }
 
@@ -164,8 +166,8 @@ __host__ __device__ inline bool leaves(const detail::HandbackPrice& p) { return 
 
 /// handback_price for the one-block loop, from the model's one-block and host costs by size
 /// class as {fixed, per_vertex, per_edge, per_discovered} (costs[0]: stay, with its
-/// per_discovered; costs[1]: host, 0) in shared memory: two vector loads, a 32-bit class
-/// and conversions. The stay adds its discoveries at the profile level's own discoveries per arc
+/// per_discovered; costs[1]: host, with HandbackModel::host_per_discovered) in shared memory:
+/// two vector loads, a 32-bit class and conversions. The stay adds its discoveries at the profile level's own discoveries per arc
 /// (not interpolated towards the level before, as a grid level's are: a log each, in every
 /// thread). Every thread of the block evaluates it, so its instructions count sixteen times over
 /// (the 64-bit version cost a priced level ~300 cycles, luxembourg_osm, H100, 2026-11-24).
@@ -180,7 +182,7 @@ __device__ __forceinline__ detail::HandbackPrice block_handback_price(const floa
   const float e = __uint2float_rn(arcs32);
   const float4 stay = costs[0][c];
   const float4 host = costs[1][c];
-  const float to_host = host.x + host.y * v + host.z * e + at.host_after;
+  const float to_host = host.x + host.y * v + (host.z + host.w * at.discovered_per_arc) * e + at.host_after;
   return {stay.x + stay.y * v + (stay.z + stay.w * at.discovered_per_arc) * e, at.stay_after, fminf(to_host, at.leave)};
 }
 
@@ -266,7 +268,8 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     const int k = static_cast<int>(threadIdx.x) / detail::kHandbackClasses;
     const int c = static_cast<int>(threadIdx.x) % detail::kHandbackClasses;
     const detail::AffineCost cost = k == 0 ? a.handback.model->stay[0][c] : a.handback.model->host[c];
-    const float per_discovered = k == 0 ? a.handback.model->per_discovered[0][c] : 0.0f;
+    const float per_discovered =
+        k == 0 ? a.handback.model->per_discovered[0][c] : a.handback.model->host_per_discovered[c];
     handback_costs[k][c] = make_float4(cost.fixed, cost.per_vertex, cost.per_edge, per_discovered);
   }
 
