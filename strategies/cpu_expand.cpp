@@ -130,8 +130,11 @@ class CpuExpand final : public Strategy {
     // uniform:8388608:8, kron:22, uniform:100000000:4; H100 host, 2026-11-25). serial_edges is
     // then calibration's probe (measure_serial_arc_us), not a fit: fitted beside these terms it
     // went to 0 (early levels' arcs and discoveries are collinear), and ca-AstroPh-lcc's late
-    // host levels, priced by their discoveries alone, ran 1.32x the best single strategy. The
-    // serial path only: the parallel one has too few calibration samples for two more terms.
+    // host levels, priced by their discoveries alone, ran 1.32x the best single strategy. So is
+    // serial_discovered (measure_serial_discovery_us, whole BFSs over a graph with ids in no
+    // order): fitted on the sweep's grids and Kronecker graphs it came to ~1 ns, where the real
+    // graphs' host levels took 14-36 ns a discovery more (planner/calibrate.cpp). The serial
+    // path only: the parallel one has too few calibration samples for two more terms.
     const double discovered = serial ? expected_discovered(state, stats) : 0.0;
     f.add("serial_discovered", discovered);
     f.add("serial_dram_discovered", discovered * miss);
@@ -266,6 +269,55 @@ double measure_serial_arc_us(int levels) {
       throw Error("measure_serial_arc_us: the probe level discovered vertices");  // and is not optimized away
     }
     return elapsed / static_cast<double>(csr.column_indices.size());
+  });
+}
+
+double measure_serial_discovery_us(int samples, double arc_us, double level_us) {
+  if (samples < 1) throw InvalidArgument("measure_serial_discovery_us: samples must be at least 1");
+  // 2^16 vertices of out-degree 3 at random: ~2 MB of CSR and visit state, the host core's L2,
+  // with ids in no order, as in the real graphs (cf. a grid, whose row-major ids and regular
+  // visited / unvisited pattern the sweep's serial levels mostly come from).
+  constexpr VertexId kVertices = 1 << 16;
+  constexpr int kSources = 8;
+  const Graph graph = generate_uniform(kVertices, 3, 7);
+  const Csr& csr = graph.csr();
+  std::vector<VertexId> order(kVertices);
+  std::vector<std::uint32_t> visited(kVertices / 32);
+  std::vector<std::int32_t> dist(kVertices);
+  std::vector<VertexId> parent(kVertices);
+  VertexId next_source = 0;
+  return median_after_warm_up(samples, [&] {
+    double us = 0.0, arcs = 0.0, levels = 0.0, discovered = 0.0;
+    for (int s = 0; s < kSources; ++s) {
+      std::fill(visited.begin(), visited.end(), 0u);
+      const VertexId source = next_source;
+      next_source = (next_source + 7919) % kVertices;
+      visited[source >> 5] |= 1u << (source & 31);
+      dist[source] = 0;
+      parent[source] = source;
+      order[0] = source;
+      VertexId begin = 0, end = 1;
+      EdgeOffset frontier_edges = csr.row_offsets[source + 1] - csr.row_offsets[source];
+      // A host run's levels: the serial expansion and a clock read each (run_on_host).
+      const auto start = std::chrono::steady_clock::now();
+      std::chrono::steady_clock::time_point stamp = start;
+      for (std::int32_t level = 0; begin < end; ++level) {
+        const SerialLevel next = expand_serial(csr, order.data(), begin, end, visited.data(), dist.data(),
+                                               parent.data(), level + 1);
+        stamp = std::chrono::steady_clock::now();
+        arcs += static_cast<double>(frontier_edges);
+        levels += 1.0;
+        frontier_edges = next.next_edges;
+        begin = end;
+        end = next.tail;
+      }
+      us += std::chrono::duration<double, std::micro>(stamp - start).count();
+      discovered += static_cast<double>(end - 1);
+    }
+    if (discovered < kSources * (kVertices / 2.0)) {
+      throw Error("measure_serial_discovery_us: the probe BFSs reached too few vertices");
+    }
+    return std::max(0.0, us - arcs * arc_us - levels * level_us) / discovered;
   });
 }
 

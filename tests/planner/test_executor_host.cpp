@@ -1073,3 +1073,13 @@ TEST_CASE("a parallel region's fixed cost is measured on this host, and its prob
         doctest::Approx(abfs::detail::parallel_region_us() + abfs::detail::team_wake_us()));
   CHECK(models->models.at("cpu_expand").coefficients[1] == 0.01);  // the caller's models are not changed
 }
+
+TEST_CASE("a vertex a serial level discovers is measured on this host, for calibration's serial_discovered") {
+  const double arc_us = abfs::strategies::measure_serial_arc_us(3);
+  const double level_us = abfs::strategies::measure_serial_level_us(3);
+  const double us = abfs::strategies::measure_serial_discovery_us(3, arc_us, level_us);
+  MESSAGE("a serial discovery: " << us * 1e3 << " ns (an arc " << arc_us * 1e3 << " ns)");
+  CHECK(us > 0.0);  // a claim and three random writes take nanoseconds, more than an arc to a visited vertex
+  CHECK(us < 1.0);  // a microsecond-scale discovery is a broken probe
+  CHECK_THROWS_AS(abfs::strategies::measure_serial_discovery_us(0, arc_us, level_us), abfs::InvalidArgument);
+}
