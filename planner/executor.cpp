@@ -280,9 +280,10 @@ void Executor::fold_observations(bool deliberate) {
     const double observed = std::log(measured / predicted);
     const double current = std::log(class_factor(slot, k));
     const std::size_t group = k < kClasses ? k / kSizeClasses : k - kClasses;
-    // Level 0 (one a BFS) has its own limits and steps below, and learns from its first BFS.
+    // Level 0 (one a BFS) has its own limits and steps below, and learns from its first BFS; a
+    // group's fallback waits for a second one (fold_levels).
     const double ratio = correction_target(current, observed, c.last_log_ratio[k], c.folded[k],
-                                           group == kFirstLevel ? kFreeFoldLevels : levels);
+                                           fold_levels(group == kFirstLevel, k >= kClasses, levels));
     c.last_log_ratio[k] = observed;
     c.folded[k] = true;
     if (ratio == current && !c.known[k]) return;  // the class goes on at its fallback
@@ -315,16 +316,23 @@ void Executor::fold_observations(bool deliberate) {
       const double median = mid.measured_us / mid.predicted_us;
       double measured = 0.0, predicted = 0.0;
       const std::size_t levels = deliberate ? kFreeFoldLevels : last - at;
+      const std::size_t group = cls / kSizeClasses;
       for (; at < last; ++at) {
         const double ratio = observations_[at].measured_us / observations_[at].predicted_us;
         if (ratio > 4.0 * median || ratio < 0.25 * median) continue;
         measured += observations_[at].measured_us;
         predicted += observations_[at].predicted_us;
+        // The fallback prices the group's larger classes too: a level priced under
+        // kFallbackMinUs is mostly a level's fixed cost (a host run's stay test and clock),
+        // whose error does not scale with the level. cnr-2000's host runs of levels of 3-5
+        // arcs took 0.3-1.6 us priced 0.07-0.7, and their 3-13x, as the fallback, priced a
+        // host level of 157 arcs at 10.6-19.1 us where it takes 2 (H100, 2026-11-27).
+        if (observations_[at].predicted_us >= kFallbackMinUs) {
+          group_measured[group] += observations_[at].measured_us;
+          group_predicted[group] += observations_[at].predicted_us;
+          ++group_levels[group];
+        }
       }
-      const std::size_t group = cls / kSizeClasses;
-      group_measured[group] += measured;
-      group_predicted[group] += predicted;
-      group_levels[group] += levels;
       fold(slot, cls, measured, predicted, levels);
     }
     for (std::size_t g = 0; g < kGroups; ++g) {

@@ -123,6 +123,22 @@ std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited);
 /// 2026-11-26). A class of many levels (luxembourg_osm's host levels) learns from its first BFS.
 double correction_target(double current, double observed, double previous, bool folded, std::size_t levels);
 inline constexpr std::size_t kFreeFoldLevels = 3;
+/// Levels priced under this (us, uncorrected) teach their own class but not their group's
+/// fallback (Executor::fold_observations).
+inline constexpr double kFallbackMinUs = 1.0;
+
+/// The levels a fold passes to correction_target for a class whose BFS ran `levels` levels of
+/// it: level 0's group (first_level_group) learns from its first BFS (kFreeFoldLevels); a
+/// group's fallback (the factor of that group's classes not run yet) waits for a second BFS
+/// whatever its levels (0). The executor's first BFS that teaches runs on cold caches, and a
+/// fallback learned from it priced every class its BFSs had not run: cnr-2000's first BFS in
+/// `abfs compare` (a host run of four levels of 4-5 arcs, 0.98 and 5.89 us priced 0.09 and 0.42)
+/// set the carried host levels' fallback to its 8x limit, and a later BFS's host level of 339
+/// arcs was priced 40.8 us where it takes 2-3 (it went to the device, and the 73-vertex BFS took
+/// 0.06-0.09 ms against 0.009; H100, 2026-11-27).
+inline std::size_t fold_levels(bool first_level_group, bool fallback, std::size_t levels) {
+  return first_level_group ? kFreeFoldLevels : fallback ? 0 : levels;
+}
 
 /// The cost to go from the host at a profile level (us): staying with cpu_expand (keep), or the
 /// cheapest way off the host (leave, which includes the profile's upload profile_upload) with

@@ -623,6 +623,13 @@ TEST_CASE("an online-correction class moves to the median of its factor and its 
   CHECK(correction_target(0.0, 0.9, 0.6, true, many) == 0.6);
   CHECK(correction_target(0.0, 0.6, 0.9, true, many) == 0.6);
   CHECK(correction_target(0.4, -0.3, -0.5, true, many) == -0.3);
+  // Level 0's group learns from its first BFS; a group's fallback waits for a second one
+  // whatever its levels (fold_levels), then takes the median as a class does.
+  using abfs::detail::fold_levels;
+  CHECK(fold_levels(true, false, 1) == many);
+  CHECK(fold_levels(false, false, 4) == 4);
+  CHECK(correction_target(0.0, 2.6, 0.0, false, fold_levels(false, true, 50)) == 0.0);
+  CHECK(correction_target(0.0, 2.6, 1.0, true, fold_levels(false, true, 50)) == 1.0);
 }
 
 TEST_CASE("the cost to go from the host swaps the profile's upload for this BFS's, on the way off the host only") {
