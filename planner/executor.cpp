@@ -439,24 +439,26 @@ std::size_t Executor::component_profile(VertexId source) const {
 void Executor::learn_profile(VertexId source, const BfsResult& result) {
   if (!options_.online_correction || models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_) return;
   const VertexId reach = result.vertices_reached;
-  if (reach < kMinLearnedReach || profiles_.size() >= profile_reaches_.size() + kMaxLearnedProfiles ||
-      components_unavailable_ || result.levels.empty()) {
+  if (reach < kMinLearnedReach || components_unavailable_ || result.levels.empty()) return;
+  if (component_profile(source) < profiles_.size()) return;  // known (components_ is set)
+  const auto sampled = std::find_if(profile_reaches_.begin(), profile_reaches_.end(),
+                                    [&](VertexId r) { return similar_reach(r, reach); });
+  if (sampled != profile_reaches_.end()) {
+    // The sampled profile of that reach goes on pricing it. Where the BFS started with a smaller
+    // one and outgrew it, its component is keyed to that profile, so that its later BFSs look
+    // ahead with it from level 0: every BFS of email-Enron's giant component (33,696 of 36,692
+    // vertices) decided its level 0 by the BFS of a 2-level component (the smallest sampled:
+    // "then 0.1 us" to go after it), kept cpu_expand there and moved to the giant's profile at
+    // level 1 or 2 (H100, 2026-11-27).
+    const bool outgrew = std::any_of(profile_switches_.begin(), profile_switches_.end(),
+                                     [](const ProfileSwitch& p) { return p.from != kNoVertex; });
+    if (!outgrew || !know_components() || component_profile(source) < profiles_.size()) return;
+    component_profiles_.emplace_back(components_[source], static_cast<std::size_t>(sampled - profile_reaches_.begin()));
     return;
   }
-  if (component_profile(source) < profiles_.size()) return;  // known (components_ is set)
-  if (std::any_of(profile_reaches_.begin(), profile_reaches_.end(), [&](VertexId r) { return similar_reach(r, reach); })) {
-    return;  // the sampled profile of that reach goes on pricing it
-  }
+  if (profiles_.size() >= profile_reaches_.size() + kMaxLearnedProfiles) return;
+  if (!know_components() || component_profile(source) < profiles_.size()) return;  // a sampled source's component
   const Graph& graph = buffers_.graph();
-  if (components_.empty()) {
-    if (graph.num_edges() > kMaxComponentArcs) {
-      components_unavailable_ = true;
-      return;
-    }
-    components_ = strongly_connected_components(graph);
-    key_sampled_profiles();
-    if (component_profile(source) < profiles_.size()) return;  // a sampled source's component
-  }
   std::vector<LevelShape> shape;
   shape.reserve(result.levels.size());
   for (const LevelRecord& l : result.levels) shape.push_back({l.frontier_vertices, l.frontier_edges});
@@ -468,6 +470,17 @@ void Executor::learn_profile(VertexId source, const BfsResult& result) {
   use_profile(k);
   prepare_lookahead();
   use_profile(in_use);
+}
+
+bool Executor::know_components() {
+  if (!components_.empty()) return true;
+  if (components_unavailable_ || buffers_.graph().num_edges() > kMaxComponentArcs) {
+    components_unavailable_ = true;
+    return false;
+  }
+  components_ = strongly_connected_components(buffers_.graph());
+  key_sampled_profiles();
+  return true;
 }
 
 void Executor::use_profile(std::size_t k) {

@@ -196,7 +196,8 @@ class Executor {
   /// computed at the first such BFS where the graph has at most kMaxComponentArcs arcs; every
   /// source of a component reaches the same vertices), up to kMaxLearnedProfiles. A later BFS
   /// from that component looks ahead with it from level 0 and never moves to another; BFSs from
-  /// other components go on as before, by reach (profile_for).
+  /// other components go on as before, by reach (profile_for). A BFS that outgrew the profile it
+  /// started with and whose reach a sampled profile has keys its component to that profile.
   static constexpr std::size_t kMaxLearnedProfiles = 8;
   static constexpr VertexId kMinLearnedReach = 256;
   static constexpr EdgeOffset kMaxComponentArcs = EdgeOffset{1} << 24;
@@ -697,6 +698,9 @@ class Executor {
   bool components_unavailable_ = false;  // the graph has more than kMaxComponentArcs arcs
   // Keys each sampled profile by its source's component (components_ is set).
   void key_sampled_profiles();
+  // Whether components_ is set: computed here (and the sampled profiles keyed) the first time,
+  // on graphs of up to kMaxComponentArcs arcs; false, and components_unavailable_, on larger ones.
+  bool know_components();
   // The profile of `source`'s component, or profiles_.size() where none is known.
   std::size_t component_profile(VertexId source) const;
   // cnr-2000's sampled BFSs reached 10, 17, 18,997 and 325,557 vertices; a BFS from source

@@ -771,10 +771,12 @@ TEST_CASE("sampled profiles: one per component size, and a BFS uses the smallest
 
 TEST_CASE("an executor with profiles of two components moves to the larger where a BFS outgrows the smaller") {
   // A path of 10 vertices (0-9) and one of 2,000 (10-2009), a profile from each (and a repeat,
-  // dropped). BFSs in the short path stay with its profile; one from the long path's end moves
-  // on before level 11 (11 vertices discovered: the short profile's 10 and its assumed level),
-  // one from its middle before level 6 (1 + 2 x 5 = 11, then 13). With host runs off every level
-  // is decided apart, so the log shows where; with them on the results must hold as well.
+  // dropped). BFSs in the short path stay with its profile; one from the long path's middle
+  // moves on before level 6 (1 + 2 x 5 = 11 vertices discovered: the short profile's 10 and its
+  // assumed level). Its reach is the long profile's, so its component is keyed to that profile
+  // (learn_profile): a later BFS from the long path's end looks ahead with it from level 0 and
+  // moves nowhere (without, before level 11). With host runs off every level is decided apart,
+  // so the log shows where; with them on the results must hold as well.
   std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
   for (abfs::VertexId v = 0; v + 1 < 10; ++v) arcs.emplace_back(v, v + 1);
   for (abfs::VertexId v = 10; v + 1 < 2010; ++v) arcs.emplace_back(v, v + 1);
@@ -795,7 +797,7 @@ TEST_CASE("an executor with profiles of two components moves to the larger where
     // predict_profile prices the largest profile between BFSs, also after a BFS warmed the next
     // one's first decision with the smallest (warm_first_decision).
     CHECK(executor.predict_profile().size() == 2001);
-    const std::vector<std::pair<abfs::VertexId, int>> moves{{0, -1}, {10, 11}, {1010, 6}, {5, -1}};  // -1: none
+    const std::vector<std::pair<abfs::VertexId, int>> moves{{0, -1}, {1010, 6}, {10, -1}, {5, -1}};  // -1: none
     for (const auto& [source, level] : moves) {
       CAPTURE(source);
       abfs::BfsResult result;
@@ -807,6 +809,8 @@ TEST_CASE("an executor with profiles of two components moves to the larger where
       for (const auto& l : result.levels) {
         CAPTURE(l.level);
         CHECK((l.reason.find(moved) != std::string::npos) == (l.level == level));
+        const bool own = l.reason.find("looks ahead with a BFS of its source's component (2000 vertices)") != std::string::npos;
+        CHECK(own == (source == 10 && l.level == 0));
       }
     }
   }
@@ -898,6 +902,52 @@ TEST_CASE("a BFS in a component no profile has teaches that component's later BF
   executor.execute(starts.front() + 299, r);
   abfs::test::check_bfs(many, starts.front() + 299, r);
   CHECK(notes(r, "looks ahead with a BFS of its source's component (300 vertices)") == std::vector<int>{0});
+}
+
+TEST_CASE("a BFS that outgrew its first profile keys its component to the sampled profile of its reach") {
+  // Paths of 10 (0-9) and 2,000 vertices (10-2009), profiles sampled from 0 and 10. A BFS from
+  // 1000, in the long path's component but not from its sampled source, starts with the
+  // 10-vertex profile and outgrows it before level 6; its reach is the sampled 2,000-vertex
+  // profile's, so it learns no profile of its own, but its component is keyed to that one: the
+  // next BFS from that component (1500) looks ahead with it from level 0 and moves nowhere, and
+  // one from the short path still starts with the short profile. Without the online correction
+  // every BFS from the long path moves again.
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+  for (abfs::VertexId v = 0; v + 1 < 10; ++v) arcs.emplace_back(v, v + 1);
+  for (abfs::VertexId v = 10; v + 1 < 2010; ++v) arcs.emplace_back(v, v + 1);
+  const abfs::Graph g = abfs::test::make_graph(2010, arcs, false);
+  const std::string moved = "the BFS outgrew the sampled BFS of 10 vertices: looks ahead with the one of 2000";
+  const std::string own = "looks ahead with a BFS of its source's component (2000 vertices)";
+  auto notes = [](const abfs::BfsResult& r, const std::string& note) {
+    std::vector<int> levels;
+    for (const auto& l : r.levels) {
+      if (l.reason.find(note) != std::string::npos) levels.push_back(l.level);
+    }
+    return levels;
+  };
+  for (const bool online : {true, false}) {
+    CAPTURE(online);
+    abfs::PlanOptions options = host_only();
+    options.online_correction = online;
+    abfs::detail::Executor executor(g, options, false);
+    executor.set_level_profiles({executor.sample_levels(0), executor.sample_levels(10)}, {0, 10});
+    executor.set_models(hundredfold_too_fast_models(g), "test");
+    executor.set_host_runs(false);
+    abfs::BfsResult r;
+    executor.execute(1000, r);
+    abfs::test::check_bfs(g, 1000, r);
+    CHECK(notes(r, moved) == std::vector<int>{6});
+    CHECK(executor.profile_count() == 2);  // nothing learned: a sampled profile has its reach
+    executor.execute(1500, r);
+    abfs::test::check_bfs(g, 1500, r);
+    CHECK(notes(r, own) == (online ? std::vector<int>{0} : std::vector<int>{}));
+    CHECK(notes(r, moved) == (online ? std::vector<int>{} : std::vector<int>{6}));
+    executor.execute(5, r);  // the short path: its own sampled profile
+    abfs::test::check_bfs(g, 5, r);
+    CHECK(notes(r, "its source's component (10 vertices)") == (online ? std::vector<int>{0} : std::vector<int>{}));
+    CHECK(notes(r, moved).empty());
+    CHECK(executor.profile_count() == 2);
+  }
 }
 
 TEST_CASE("a frontier in a BFS's tail is matched to the sampled level whose frontier had shrunk as far") {
