@@ -182,6 +182,35 @@ TEST_CASE("dynamic_parallel runs the whole BFS in one host launch, mixing block 
   CHECK(kernels.count(1) == 1);  // grid levels, launched from the device
 }
 
+TEST_CASE("dynamic_parallel started by the host on a frontier wider than 256 grid blocks carries the BFS on") {
+  // privatized_queue expands uniform:262144:6's first levels; dynamic_parallel applies from the
+  // first frontier of 100,000 vertices or more (at out-degree 6, a lane a vertex: more than 256
+  // blocks of 256 vertices), so its run starts with a grid level too wide to read its start from
+  // the host's mapped copy: the host copies it to device memory and launches the device's graph.
+  struct FromWide final : s::Strategy {
+    std::unique_ptr<s::Strategy> dp = s::make_dynamic_parallel();
+    const char* name() const override { return "dynamic_parallel from a wide frontier"; }
+    bool applicable(const s::FrontierState& state) const override { return state.frontier_vertices >= 100'000; }
+    s::FrontierIo frontier_io() const override { return dp->frontier_io(); }
+    s::CostFeatures cost_features(const s::FrontierState& state, const abfs::GraphStats& stats) const override {
+      return dp->cost_features(state, stats);
+    }
+    void prepare(abfs::detail::BfsBuffers& buffers) override { dp->prepare(buffers); }
+    s::LevelOutcome run(s::LevelContext& context) override { return dp->run(context); }
+  } wide;
+  auto pq = s::make_privatized_queue();
+  const abfs::Graph g = abfs::generate_uniform(262'144, 6, 3);
+  for (const abfs::VertexId source : {abfs::VertexId{0}, abfs::VertexId{77'777}}) {
+    CAPTURE(source);
+    const AloneRun run = run_alone(g, source, wide, pq.get());
+    abfs::test::check_bfs(g, source, run.result);
+    REQUIRE(!run.calls.empty());
+    CHECK(run.calls.front().level > 0);
+    CHECK(run.fallback_levels == run.calls.front().level);  // the run went on to the BFS's end
+    CHECK(run.device_kernels.count(1) == 1);
+  }
+}
+
 TEST_CASE("dynamic_parallel's grid levels share hubs over the grid, size lane groups to the mean degree and, "
           "under 8 arcs a vertex, deal each block's lists to its threads") {
   // A source with 1,100 hub neighbours of 1,030 leaves each: level 1 is a grid level of 1,100
