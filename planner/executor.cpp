@@ -143,6 +143,8 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
   first_level_seen_ = 0;
   first_level_extra_us_ = 0.0;
   first_level_skip_ = true;
+  decided_overheads_seen_ = 0;
+  decided_overhead_us_ = -1.0;
   past_first_bfs_ = warmed_;
   observations_.clear();
   learn_warm_uploads();
@@ -249,9 +251,30 @@ void Executor::learn_corrections() {
     observations_.clear();
     return;
   }
-  if (observations_.empty()) return;
+  const bool overhead_moved = learn_level_overhead();
+  if (observations_.empty()) {
+    if (overhead_moved) prepare_lookaheads();
+    return;
+  }
   fold_observations();
   prepare_lookaheads();
+}
+
+bool Executor::learn_level_overhead() {
+  if (!options_.online_correction || models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_ ||
+      level_overheads_.size() < 2) {
+    return false;
+  }
+  for (std::size_t k = 1; k < level_overheads_.size(); ++k) {  // [0]: level 0 (learn_first_level)
+    decided_overheads_[decided_overheads_seen_++ % kOverheadWindow] = std::max(0.0, level_overheads_[k]);
+  }
+  std::array<double, kOverheadWindow> kept = decided_overheads_;
+  const auto count = static_cast<std::ptrdiff_t>(std::min(decided_overheads_seen_, kOverheadWindow));
+  const auto lower_median = kept.begin() + (count - 1) / 2;
+  std::nth_element(kept.begin(), lower_median, kept.begin() + count);
+  const double before = level_overhead_us();
+  decided_overhead_us_ = *lower_median;
+  return decided_overhead_us_ != before;
 }
 
 void Executor::fold_observations(bool deliberate) {
@@ -662,7 +685,7 @@ double Executor::conversion_us(const strategies::Strategy& s, Place from, const 
 
 double Executor::predict_level_us(std::size_t slot, const strategies::CostFeatures& f, EdgeOffset frontier_edges,
                                   int group) const {
-  return (strategy_models_[slot].predict(f) + models_->level_overhead_us) *
+  return (strategy_models_[slot].predict(f) + level_overhead_us()) *
          correction_at(slot, frontier_edges, group);
 }
 
@@ -1645,10 +1668,10 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     // level's own executor time beyond the models' level overhead).
     const double extra = first_level_extra(level);
     const double measured_extra =
-        level == 0 && models_ != nullptr ? std::max(0.0, record.executor_us - models_->level_overhead_us) : 0.0;
+        level == 0 && models_ != nullptr ? std::max(0.0, record.executor_us - level_overhead_us()) : 0.0;
     if (level == 0) learn_first_level(measured_extra);
     auto learn_level = [&](double measured_us) {
-      const double predicted_us = record.predicted_us - extra - (host_run_priced ? models_->level_overhead_us : 0.0);
+      const double predicted_us = record.predicted_us - extra - (host_run_priced ? level_overhead_us() : 0.0);
       const double strategy_us =
           std::max(0.0, measured_us - measured_extra - (host_run_priced ? record.executor_us : 0.0));
       observe(&strategy, state.frontier_edges, group, predicted_us / surprise, strategy_us);

@@ -803,7 +803,7 @@ class Executor {
   double predict_decided_us(std::size_t slot, const strategies::Strategy& s, const strategies::CostFeatures& f,
                             EdgeOffset frontier_edges, strategies::Location location, int level) const {
     if (host_run_level(s, location, level)) {
-      return predict_carried_us(s, f, frontier_edges) + models_->level_overhead_us;
+      return predict_carried_us(s, f, frontier_edges) + level_overhead_us();
     }
     return predict_level_us(slot, f, frontier_edges, level_group(s, location, level, after_run_));
   }
@@ -860,6 +860,27 @@ class Executor {
   double first_level_extra_us_ = 0.0;
   bool first_level_skip_ = true;  // the first BFS since set_models is left out
   double first_level_extra(int level) const { return level == 0 ? first_level_extra_us_ : 0.0; }
+  // The executor's own time at a decided level after level 0 (its decision, the level's
+  // bookkeeping), as this executor measures it: the lower median of the last kOverheadWindow
+  // such levels (learn_level_overhead; the first BFS since set_models left out), and until one
+  // is seen calibration's executor_level_us (ModelSet::level_overhead_us). Calibration measures
+  // it over levels whose decision is trivial (0.41 us on the H100's host); the plan's decided
+  // levels took 1.5-3.9 us of executor time (soc-Slashdot0902, email-Enron, kron:22,
+  // uniform:1048576:8, cnr-2000, medians 1.6-5.0; H100 host, 2026-11-27), and every price of a
+  // decided level, the lookahead's included, had it at 0.41: a route of more decided levels
+  // looked cheaper than it ran (soc-Slashdot0902's one_block at level 0, then privatized_queue,
+  // then dynamic_parallel: 0.16-0.19 ms, priced 5 us under dynamic_parallel's run, which takes
+  // 0.14-0.16).
+  static constexpr std::size_t kOverheadWindow = 32;
+  std::array<double, kOverheadWindow> decided_overheads_{};
+  std::size_t decided_overheads_seen_ = 0;  // levels observed, of which the last kOverheadWindow are kept
+  double decided_overhead_us_ = -1.0;       // negative: none observed yet
+  double level_overhead_us() const {
+    return decided_overhead_us_ >= 0.0 ? decided_overhead_us_ : models_->level_overhead_us;
+  }
+  // Adds the last BFS's decided levels after level 0 (level_overheads_) to the window; returns
+  // whether level_overhead_us() moved.
+  bool learn_level_overhead();
   // extra_us: this BFS's level-0 executor time beyond level_overhead_us.
   void learn_first_level(double extra_us);
   bool past_first_bfs_ = false;  // the first BFS since set_models teaches nothing, unless warmed_
