@@ -769,6 +769,42 @@ TEST_CASE("sampled profiles: one per component size, and a BFS uses the smallest
   CHECK(profile_for({}, 5) == 0);
 }
 
+namespace {
+
+// A path of 10 vertices (0-9) and one of 2,000 (10-2009), undirected.
+abfs::Graph short_and_long_paths() {
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+  for (abfs::VertexId v = 0; v + 1 < 10; ++v) arcs.emplace_back(v, v + 1);
+  for (abfs::VertexId v = 10; v + 1 < 2010; ++v) arcs.emplace_back(v, v + 1);
+  return abfs::test::make_graph(2010, arcs, false);
+}
+
+// An executor over g (host_only(), the online correction as given) with profiles sampled from
+// sources, the hundredfold-too-fast models and host runs off: every level is decided apart.
+std::unique_ptr<abfs::detail::Executor> profiled_executor(const abfs::Graph& g, bool online,
+                                                          const std::vector<abfs::VertexId>& sources) {
+  abfs::PlanOptions options = host_only();
+  options.online_correction = online;
+  auto executor = std::make_unique<abfs::detail::Executor>(g, options, false);
+  std::vector<std::vector<abfs::LevelShape>> profiles;
+  for (const abfs::VertexId source : sources) profiles.push_back(executor->sample_levels(source));
+  executor->set_level_profiles(profiles, sources);
+  executor->set_models(hundredfold_too_fast_models(g), "test");
+  executor->set_host_runs(false);
+  return executor;
+}
+
+// The levels of r whose reason mentions note.
+std::vector<int> notes(const abfs::BfsResult& r, const std::string& note) {
+  std::vector<int> levels;
+  for (const auto& l : r.levels) {
+    if (l.reason.find(note) != std::string::npos) levels.push_back(l.level);
+  }
+  return levels;
+}
+
+}  // namespace
+
 TEST_CASE("an executor with profiles of two components moves to the larger where a BFS outgrows the smaller") {
   // A path of 10 vertices (0-9) and one of 2,000 (10-2009), a profile from each (and a repeat,
   // dropped). BFSs in the short path stay with its profile; one from the long path's middle
@@ -777,10 +813,7 @@ TEST_CASE("an executor with profiles of two components moves to the larger where
   // (learn_profile): a later BFS from the long path's end looks ahead with it from level 0 and
   // moves nowhere (without, before level 11). With host runs off every level is decided apart,
   // so the log shows where; with them on the results must hold as well.
-  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
-  for (abfs::VertexId v = 0; v + 1 < 10; ++v) arcs.emplace_back(v, v + 1);
-  for (abfs::VertexId v = 10; v + 1 < 2010; ++v) arcs.emplace_back(v, v + 1);
-  const abfs::Graph g = abfs::test::make_graph(2010, arcs, false);
+  const abfs::Graph g = short_and_long_paths();
   const std::string moved = "the BFS outgrew the sampled BFS of 10 vertices: looks ahead with the one of 2000";
   for (const bool host_runs : {false, true}) {
     CAPTURE(host_runs);
@@ -832,24 +865,13 @@ TEST_CASE("a BFS in a component no profile has teaches that component's later BF
   }
   const abfs::Graph g = abfs::test::make_graph(3010, arcs, false);
   const std::string to_large = "the BFS outgrew the sampled BFS of 10 vertices: looks ahead with the one of 2000";
-  auto notes = [](const abfs::BfsResult& r, const std::string& note) {
-    std::vector<int> levels;
-    for (const auto& l : r.levels) {
-      if (l.reason.find(note) != std::string::npos) levels.push_back(l.level);
-    }
-    return levels;
-  };
   const std::string own_600 = "looks ahead with a BFS of its source's component (600 vertices)";
   const std::string own_2000 = "looks ahead with a BFS of its source's component (2000 vertices)";
   const std::string own_any = "its source's component";
   for (const bool online : {true, false}) {
     CAPTURE(online);
-    abfs::PlanOptions options = host_only();
-    options.online_correction = online;
-    abfs::detail::Executor executor(g, options, false);
-    executor.set_level_profiles({executor.sample_levels(0), executor.sample_levels(610)}, {0, 610});
-    executor.set_models(hundredfold_too_fast_models(g), "test");
-    executor.set_host_runs(false);
+    const auto owned = profiled_executor(g, online, {0, 610});
+    abfs::detail::Executor& executor = *owned;
     REQUIRE(executor.profile_count() == 2);
     abfs::BfsResult r;
     executor.execute(10, r);
@@ -912,27 +934,13 @@ TEST_CASE("a BFS that outgrew its first profile keys its component to the sample
   // next BFS from that component (1500) looks ahead with it from level 0 and moves nowhere, and
   // one from the short path still starts with the short profile. Without the online correction
   // every BFS from the long path moves again.
-  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
-  for (abfs::VertexId v = 0; v + 1 < 10; ++v) arcs.emplace_back(v, v + 1);
-  for (abfs::VertexId v = 10; v + 1 < 2010; ++v) arcs.emplace_back(v, v + 1);
-  const abfs::Graph g = abfs::test::make_graph(2010, arcs, false);
+  const abfs::Graph g = short_and_long_paths();
   const std::string moved = "the BFS outgrew the sampled BFS of 10 vertices: looks ahead with the one of 2000";
   const std::string own = "looks ahead with a BFS of its source's component (2000 vertices)";
-  auto notes = [](const abfs::BfsResult& r, const std::string& note) {
-    std::vector<int> levels;
-    for (const auto& l : r.levels) {
-      if (l.reason.find(note) != std::string::npos) levels.push_back(l.level);
-    }
-    return levels;
-  };
   for (const bool online : {true, false}) {
     CAPTURE(online);
-    abfs::PlanOptions options = host_only();
-    options.online_correction = online;
-    abfs::detail::Executor executor(g, options, false);
-    executor.set_level_profiles({executor.sample_levels(0), executor.sample_levels(10)}, {0, 10});
-    executor.set_models(hundredfold_too_fast_models(g), "test");
-    executor.set_host_runs(false);
+    const auto owned = profiled_executor(g, online, {0, 10});
+    abfs::detail::Executor& executor = *owned;
     abfs::BfsResult r;
     executor.execute(1000, r);
     abfs::test::check_bfs(g, 1000, r);
