@@ -29,7 +29,8 @@ struct ModelSet {
   std::map<std::string, CostModelFit> models;
   std::map<std::string, double> scale;
   /// The executor's own cost per host-driven level (decision, bookkeeping), added to every
-  /// level that is not carried by a device-driven run (wisdom measurement executor_level_us).
+  /// level that is not carried by a device-driven run (wisdom measurement executor_level_us),
+  /// until the executor has measured its own decided levels (Executor::level_overhead_us).
   double level_overhead_us = 0.0;
 };
 
