@@ -863,15 +863,15 @@ class Executor {
   double first_level_extra(int level) const { return level == 0 ? first_level_extra_us_ : 0.0; }
   // The executor's own time at a decided level after level 0 (its decision, the level's
   // bookkeeping), as this executor measures it: the lower median of the last kOverheadWindow
-  // such levels (learn_level_overhead; the first BFS since set_models left out), and until one
+  // such levels (learn_level_overhead, from the BFSs that teach the corrections), and until one
   // is seen calibration's executor_level_us (ModelSet::level_overhead_us). Calibration measures
   // it over levels whose decision is trivial (0.41 us on the H100's host); the plan's decided
-  // levels took 1.5-3.9 us of executor time (soc-Slashdot0902, email-Enron, kron:22,
-  // uniform:1048576:8, cnr-2000, medians 1.6-5.0; H100 host, 2026-11-27), and every price of a
-  // decided level, the lookahead's included, had it at 0.41: a route of more decided levels
-  // looked cheaper than it ran (soc-Slashdot0902's one_block at level 0, then privatized_queue,
-  // then dynamic_parallel: 0.16-0.19 ms, priced 5 us under dynamic_parallel's run, which takes
-  // 0.14-0.16).
+  // levels took 1.3-6 us of executor time (medians by graph: uniform:8388608:8 1.25, kron:22
+  // 1.37, soc-Slashdot0902 1.88, cnr-2000 2.61, luxembourg_osm 5.11; H100 host, 2026-11-27),
+  // and every price of a decided level, the lookahead's included, had it at 0.41: a route of
+  // more decided levels looked cheaper than it ran (soc-Slashdot0902's one_block at level 0,
+  // then privatized_queue, then dynamic_parallel: 0.16-0.19 ms, priced 5 us under
+  // dynamic_parallel's run, which takes 0.14-0.16).
   static constexpr std::size_t kOverheadWindow = 32;
   std::array<double, kOverheadWindow> decided_overheads_{};
   std::size_t decided_overheads_seen_ = 0;  // levels observed, of which the last kOverheadWindow are kept
