@@ -18,7 +18,15 @@ configuration. dynamic_parallel's starts past level 0 were priced 7-9 us low (me
 suite runs H-J, and 20-30 us after host levels on kron:22 and uniform:1048576:8 in the A/Bs
 (docs/PERFORMANCE.md, thirty-sixth session).
 
-Usage: bench/ab_summary.py OUT [--starts]
+With --routes: where a plan's BFS ran as one run of the strategy a forced configuration forces
+(PROGRAM::STRATEGY), from level 0 to the end, against the forced run from the same source in
+the same round: the plan's extra time (median, us, and how many BFSs) in all, at level 0 (its
+time and conversion: the decision, the launch), over the carried levels (the device's prices of
+the hand-back), and outside the levels. On the same route the plan spent 1-3 us a BFS more than
+forced dynamic_parallel on ca-AstroPh-lcc, uk-2007-05@100000 and soc-Slashdot0902, 7-19 on
+cnr-2000 (docs/PERFORMANCE.md, forty-second session).
+
+Usage: bench/ab_summary.py OUT [--starts] [--routes]
 """
 import argparse
 import collections
@@ -120,15 +128,64 @@ def starts(out, configs):
               (key + (len(values), statistics.median(values))))
 
 
+def read_logs(out, configs):
+    """{(graph, config, round): {source: run}} from OUT/logs."""
+    runs = {}
+    for path in sorted(glob.glob(os.path.join(out, "logs", "*.json"))):
+        name = os.path.basename(path)[: -len(".json")]
+        split = split_log_name(name, configs)
+        if split is None:
+            continue
+        with open(path) as f:
+            log = json.load(f)
+        runs[split + (int(name.rsplit("_", 1)[1]),)] = {run["source"]: run for run in log["runs"]}
+    return runs
+
+
+def routes(out, configs):
+    runs = read_logs(out, configs)
+    forced = [c for c in configs if c.count(":") >= 2 and c.rsplit(":", 1)[1] not in ("", "auto")]
+    plans = [c for c in configs if c not in forced]
+    rows = collections.defaultdict(list)
+    for (graph, config, round_), by_source in runs.items():
+        if config not in plans:
+            continue
+        for other in forced:
+            strategy = other.rsplit(":", 1)[1]
+            alone = runs.get((graph, other, round_), {})
+            for source, run in by_source.items():
+                levels = run["levels"]
+                if source not in alone or any(l["strategy"] != strategy for l in levels):
+                    continue
+                if any(l["reason"].startswith("continued") == (k == 0) for k, l in enumerate(levels)):
+                    continue  # not one run from level 0 to the end
+                twin = alone[source]["levels"]
+                if len(twin) != len(levels):
+                    continue
+                total = (run["total_ms"] - alone[source]["total_ms"]) * 1000.0
+                first = (levels[0]["time_us"] + levels[0]["conversion_us"] -
+                         twin[0]["time_us"] - twin[0]["conversion_us"])
+                carried = sum(l["time_us"] for l in levels[1:]) - sum(l["time_us"] for l in twin[1:])
+                rows[(graph, config, other)].append((total, first, carried, total - first - carried))
+    for key in sorted(rows):
+        values = rows[key]
+        medians = [statistics.median(v[i] for v in values) for i in range(4)]
+        print("%s %s against %s, %d BFSs on its route: %+.1f us (level 0 %+.1f, carried %+.1f, outside %+.1f)" %
+              (key + (len(values),) + tuple(medians)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
     parser.add_argument("--starts", action="store_true")
+    parser.add_argument("--routes", action="store_true")
     args = parser.parse_args()
     medians, configs = read_medians(args.out)
     paired(medians, configs)
     if args.starts:
         starts(args.out, configs)
+    if args.routes:
+        routes(args.out, configs)
 
 
 if __name__ == "__main__":
