@@ -794,6 +794,13 @@ std::unique_ptr<abfs::detail::Executor> profiled_executor(const abfs::Graph& g, 
   return executor;
 }
 
+// The level log's note of a BFS that moves from the short path's profile to the long one's, and
+// of one that looks ahead with its component's profile of `vertices` vertices from level 0.
+const std::string kMovedToLong = "the BFS outgrew the sampled BFS of 10 vertices: looks ahead with the one of 2000";
+std::string own_profile_note(abfs::VertexId vertices) {
+  return "looks ahead with a BFS of its source's component (" + std::to_string(vertices) + " vertices)";
+}
+
 // The levels of r whose reason mentions note.
 std::vector<int> notes(const abfs::BfsResult& r, const std::string& note) {
   std::vector<int> levels;
@@ -814,7 +821,6 @@ TEST_CASE("an executor with profiles of two components moves to the larger where
   // moves nowhere (without, before level 11). With host runs off every level is decided apart,
   // so the log shows where; with them on the results must hold as well.
   const abfs::Graph g = short_and_long_paths();
-  const std::string moved = "the BFS outgrew the sampled BFS of 10 vertices: looks ahead with the one of 2000";
   for (const bool host_runs : {false, true}) {
     CAPTURE(host_runs);
     abfs::detail::Executor executor(g, host_only(), false);
@@ -841,8 +847,8 @@ TEST_CASE("an executor with profiles of two components moves to the larger where
       if (host_runs) continue;
       for (const auto& l : result.levels) {
         CAPTURE(l.level);
-        CHECK((l.reason.find(moved) != std::string::npos) == (l.level == level));
-        const bool own = l.reason.find("looks ahead with a BFS of its source's component (2000 vertices)") != std::string::npos;
+        CHECK((l.reason.find(kMovedToLong) != std::string::npos) == (l.level == level));
+        const bool own = l.reason.find(own_profile_note(2000)) != std::string::npos;
         CHECK(own == (source == 10 && l.level == 0));
       }
     }
@@ -864,9 +870,8 @@ TEST_CASE("a BFS in a component no profile has teaches that component's later BF
     for (abfs::VertexId v = first; v < last; ++v) arcs.emplace_back(v, v + 1);
   }
   const abfs::Graph g = abfs::test::make_graph(3010, arcs, false);
-  const std::string to_large = "the BFS outgrew the sampled BFS of 10 vertices: looks ahead with the one of 2000";
-  const std::string own_600 = "looks ahead with a BFS of its source's component (600 vertices)";
-  const std::string own_2000 = "looks ahead with a BFS of its source's component (2000 vertices)";
+  const std::string own_600 = own_profile_note(600);
+  const std::string own_2000 = own_profile_note(2000);
   const std::string own_any = "its source's component";
   for (const bool online : {true, false}) {
     CAPTURE(online);
@@ -876,25 +881,25 @@ TEST_CASE("a BFS in a component no profile has teaches that component's later BF
     abfs::BfsResult r;
     executor.execute(10, r);
     abfs::test::check_bfs(g, 10, r);
-    CHECK(notes(r, to_large) == std::vector<int>{11});
+    CHECK(notes(r, kMovedToLong) == std::vector<int>{11});
     CHECK(notes(r, own_any).empty());
     CHECK(executor.profile_count() == (online ? 3 : 2));
 
     executor.execute(609, r);  // the same component
     abfs::test::check_bfs(g, 609, r);
     CHECK(notes(r, own_600) == (online ? std::vector<int>{0} : std::vector<int>{}));
-    CHECK(notes(r, to_large) == (online ? std::vector<int>{} : std::vector<int>{11}));
+    CHECK(notes(r, kMovedToLong) == (online ? std::vector<int>{} : std::vector<int>{11}));
 
     executor.execute(2610, r);  // another component, smaller than the learned one
     abfs::test::check_bfs(g, 2610, r);
-    CHECK(notes(r, to_large) == std::vector<int>{11});
+    CHECK(notes(r, kMovedToLong) == std::vector<int>{11});
     CHECK(notes(r, own_any).empty());
     CHECK(executor.profile_count() == (online ? 4 : 2));  // and it learned that one
 
     executor.execute(1000, r);  // the sampled source 610's component
     abfs::test::check_bfs(g, 1000, r);
     CHECK(notes(r, own_2000) == (online ? std::vector<int>{0} : std::vector<int>{}));
-    CHECK(notes(r, to_large) == (online ? std::vector<int>{} : std::vector<int>{6}));
+    CHECK(notes(r, kMovedToLong) == (online ? std::vector<int>{} : std::vector<int>{6}));
     CHECK(executor.stats().sampled_levels.size() == 2001);  // the largest sampled is still the one shown
     CHECK(executor.predict_profile().size() == 2001);
   }
@@ -923,7 +928,7 @@ TEST_CASE("a BFS in a component no profile has teaches that component's later BF
   CHECK(executor.profile_count() == 1 + abfs::detail::Executor::kMaxLearnedProfiles);
   executor.execute(starts.front() + 299, r);
   abfs::test::check_bfs(many, starts.front() + 299, r);
-  CHECK(notes(r, "looks ahead with a BFS of its source's component (300 vertices)") == std::vector<int>{0});
+  CHECK(notes(r, own_profile_note(300)) == std::vector<int>{0});
 }
 
 TEST_CASE("a BFS that outgrew its first profile keys its component to the sampled profile of its reach") {
@@ -935,8 +940,7 @@ TEST_CASE("a BFS that outgrew its first profile keys its component to the sample
   // one from the short path still starts with the short profile. Without the online correction
   // every BFS from the long path moves again.
   const abfs::Graph g = short_and_long_paths();
-  const std::string moved = "the BFS outgrew the sampled BFS of 10 vertices: looks ahead with the one of 2000";
-  const std::string own = "looks ahead with a BFS of its source's component (2000 vertices)";
+  const std::string own = own_profile_note(2000);
   for (const bool online : {true, false}) {
     CAPTURE(online);
     const auto owned = profiled_executor(g, online, {0, 10});
@@ -944,16 +948,16 @@ TEST_CASE("a BFS that outgrew its first profile keys its component to the sample
     abfs::BfsResult r;
     executor.execute(1000, r);
     abfs::test::check_bfs(g, 1000, r);
-    CHECK(notes(r, moved) == std::vector<int>{6});
+    CHECK(notes(r, kMovedToLong) == std::vector<int>{6});
     CHECK(executor.profile_count() == 2);  // nothing learned: a sampled profile has its reach
     executor.execute(1500, r);
     abfs::test::check_bfs(g, 1500, r);
     CHECK(notes(r, own) == (online ? std::vector<int>{0} : std::vector<int>{}));
-    CHECK(notes(r, moved) == (online ? std::vector<int>{} : std::vector<int>{6}));
+    CHECK(notes(r, kMovedToLong) == (online ? std::vector<int>{} : std::vector<int>{6}));
     executor.execute(5, r);  // the short path: its own sampled profile
     abfs::test::check_bfs(g, 5, r);
-    CHECK(notes(r, "its source's component (10 vertices)") == (online ? std::vector<int>{0} : std::vector<int>{}));
-    CHECK(notes(r, moved).empty());
+    CHECK(notes(r, own_profile_note(10)) == (online ? std::vector<int>{0} : std::vector<int>{}));
+    CHECK(notes(r, kMovedToLong).empty());
     CHECK(executor.profile_count() == 2);
   }
 }
