@@ -304,9 +304,18 @@ void Executor::fold_observations(bool deliberate) {
     const double current = std::log(class_factor(slot, k));
     const std::size_t group = k < kClasses ? k / kSizeClasses : k - kClasses;
     // Level 0 (one a BFS) has its own limits and steps below, and learns from its first BFS; a
-    // group's fallback waits for a second one (fold_levels).
-    const double ratio = correction_target(current, observed, c.last_log_ratio[k], c.folded[k],
-                                           fold_levels(group == kFirstLevel, k >= kClasses, levels));
+    // group's fallback waits for a second one (fold_levels). But a first fold that would raise
+    // level 0's factor waits for a second BFS as well, which the unraised price lets run: one
+    // cold level 0 (the process's first BFS) had set cpu_expand's to 8x on rome99 (a host level
+    // 0 of 3 arcs priced 14.8 us, which takes 1-2), one_block's run (23.6 us, then 96) was chosen
+    // over the host's (then 114) at every later level 0, and the host's level 0 never ran again
+    // to unlearn it: 0.128 ms a BFS, where the processes whose first host level 0 was not slow
+    // kept the host's route at 0.097-0.103 (four processes of 16 sources; H100, 2026-11-27).
+    const bool held = group == kFirstLevel && !c.folded[k] && observed > current;
+    const double ratio =
+        held ? current
+             : correction_target(current, observed, c.last_log_ratio[k], c.folded[k],
+                                 fold_levels(group == kFirstLevel, k >= kClasses, levels));
     c.last_log_ratio[k] = observed;
     c.folded[k] = true;
     if (ratio == current && !c.known[k]) return;  // the class goes on at its fallback

@@ -229,25 +229,30 @@ TEST_CASE("online correction learns a model's systematic error from the BFSs a p
 TEST_CASE("a BFS's first level is priced with the executor's first-decision time and a factor past the others' limit") {
   // The model prices every level at 1 ns; host levels take 0.05-2 us, level 0 more (its data
   // and the executor cold). Level 0 is priced at its factor times the model (the factor up to
-  // 32x: its first observation 8x, the next ones a quarter of the way up; later levels 8x)
-  // plus the executor's own time at level 0 in earlier BFSs (the lower median of the last
-  // three but the first after set_models, beyond the models' level overhead, 0 here); what the
-  // factor learns leaves each level 0's own executor time out.
+  // 32x: a first observation above the price waits for a second, the two raise it to their
+  // smaller ratio, 8x at most, the next ones a quarter of the way up; later levels 8x) plus the
+  // executor's own time at level 0 in earlier BFSs (the lower median of the last three but the
+  // first after set_models, beyond the models' level overhead, 0 here); what the factor learns
+  // leaves each level 0's own executor time out.
   const abfs::Graph g = abfs::generate_grid(64, 64);
   abfs::PlanOptions options = host_only();
   abfs::detail::Executor executor(g, options, false);
   executor.set_level_profile(executor.sample_levels(0));
   const double base = 0.001;
   executor.set_models(hundredfold_too_fast_models(g, base), "test");
-  abfs::BfsResult untaught, once, taught;
+  abfs::BfsResult untaught, held, once, taught;
   executor.execute(100, untaught);
+  executor.execute(150, held);
   executor.execute(200, once);
   executor.execute(300, taught);
   abfs::test::check_bfs(g, 300, taught);
   REQUIRE(untaught.levels.size() > 2);
   REQUIRE(taught.levels.size() > 2);
   auto run_us = [](const abfs::BfsResult& r) { return r.levels[0].time_us - r.levels[0].executor_us; };
-  const double extra_taught = once.levels[0].executor_us;  // the untaught BFS's is left out
+  // The executor's level-0 time the price adds: the untaught BFS's is left out, then the lower
+  // median of the others' (of two, the smaller).
+  const double extra_once = held.levels[0].executor_us;
+  const double extra_taught = std::min(held.levels[0].executor_us, once.levels[0].executor_us);
   INFO("level 0 measured " << untaught.levels[0].time_us << " us (" << run_us(untaught) << " beyond the executor), "
                            << once.levels[0].time_us << " (" << run_us(once) << "); priced "
                            << untaught.levels[0].predicted_us << ", " << once.levels[0].predicted_us << ", then "
@@ -255,8 +260,10 @@ TEST_CASE("a BFS's first level is priced with the executor's first-decision time
   CHECK(untaught.levels[0].predicted_us == doctest::Approx(base));  // nothing learned yet
   // The premises: the level's own time far more than 8x the model, then than 8 x 8x.
   REQUIRE(run_us(untaught) > 16 * base);
+  REQUIRE(run_us(held) > 16 * base);
   REQUIRE(run_us(once) > 8.5 * 8.0 * base);
-  CHECK(once.levels[0].predicted_us == doctest::Approx(8.0 * base));  // one observation: 8x at most
+  CHECK(held.levels[0].predicted_us == doctest::Approx(base));  // one observation above the price: held
+  CHECK(once.levels[0].predicted_us - extra_once == doctest::Approx(8.0 * base));  // two: 8x at most
   CHECK(taught.levels[0].predicted_us - extra_taught > 8.5 * base);  // the factor went on up
   CHECK(taught.levels[0].predicted_us - extra_taught <= 32.0 * base * (1 + 1e-9));
   for (std::size_t k = 1; k < taught.levels.size(); ++k) {
