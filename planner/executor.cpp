@@ -288,8 +288,8 @@ void Executor::fold_observations(bool deliberate) {
   // reached the 8x limit at 7.7; with 32x it was priced 14.4-18.9. But its noise is one-sided
   // and a BFS has one such level: a slow first one (the first BFS after planning, or after other
   // work) priced ca-AstroPh-lcc's next level 0 at 10.4 us where it took 3.1 (H100,
-  // 2026-11-24). So the first observation is held to 8x, and later ones move the factor up a
-  // quarter of the way and down half of it.
+  // 2026-11-24). So the first factor learned is held to 8x (a rise, from two BFSs: below), and
+  // later ones move the factor up a quarter of the way and down half of it.
   constexpr double kLimit = 2.0794415416798357;            // log(8)
   constexpr double kFirstLevelLimit = 3.4657359027997265;  // log(32)
   // A class's factor moves towards the median of itself and its last two BFSs' ratios

@@ -129,7 +129,8 @@ inline constexpr std::size_t kFreeFoldLevels = 3;
 inline constexpr double kFallbackMinUs = 1.0;
 
 /// The levels a fold passes to correction_target for a class whose BFS ran `levels` levels of
-/// it: level 0's group (first_level_group) learns from its first BFS (kFreeFoldLevels); a
+/// it: level 0's group (first_level_group) learns from its first BFS (kFreeFoldLevels; a rise
+/// there waits for a second BFS all the same, Executor::fold_observations); a
 /// group's fallback (the factor of that group's classes not run yet) waits for a second BFS
 /// whatever its levels (0). The executor's first BFS that teaches runs on cold caches, and a
 /// fallback learned from it priced every class its BFSs had not run: cnr-2000's first BFS in
