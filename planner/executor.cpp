@@ -34,6 +34,15 @@ AffineCost affine_in_class(int c, const Price& price) {
                     static_cast<float>(per_vertex), static_cast<float>(per_edge)};
 }
 
+// price(vertices, arcs, discovered)'s cost a discovery over size class c, by difference at the
+// class's smallest arc count: the models are linear in their features, discoveries included.
+template <class Price>
+double per_discovered_in_class(int c, const Price& price) {
+  constexpr double kProbe = 1e6;
+  const EdgeOffset arcs = smallest_arcs_of_class(c);
+  return (price(VertexId{1}, arcs, kProbe) - price(VertexId{1}, arcs, 0.0)) / kProbe;
+}
+
 // The prices a device-driven run handed back by, for the level log's reason.
 std::string handback_prices(const HandbackPrice& p) {
   char text[128];
@@ -734,13 +743,11 @@ void Executor::prepare_lookahead() {
       state.continues_run = true;
       return predict_carried_us(*host_strategy_, host_strategy_->cost_features(state, stats_), e);
     };
-    constexpr double kProbe = 1e6;
-    const EdgeOffset arcs = smallest_arcs_of_class(c);
     host_carried_[static_cast<std::size_t>(c)] =
         !host_model ? AffineCost{std::numeric_limits<float>::infinity(), 0.0f, 0.0f}
                     : affine_in_class(c, [&](VertexId v, EdgeOffset e) { return carried_us(v, e); });
     host_carried_per_discovered_[static_cast<std::size_t>(c)] =
-        !host_model ? 0.0 : (carried_us(1, arcs, kProbe) - carried_us(1, arcs)) / kProbe;
+        !host_model ? 0.0 : per_discovered_in_class(c, carried_us);
   }
   if (models_ == nullptr || profile_.levels.empty()) {
     upload_handback();
@@ -914,10 +921,8 @@ void Executor::upload_handback() {
     host_costs[static_cast<std::size_t>(c)] =
         !host_model ? AffineCost{kNever, 0.0f, 0.0f}
                     : affine_in_class(c, [&](VertexId v, EdgeOffset e) { return host_us(v, e); });
-    constexpr double kProbe = 1e6;
-    const EdgeOffset arcs = smallest_arcs_of_class(c);
     host_per_discovered[static_cast<std::size_t>(c)] =
-        !host_model ? 0.0f : static_cast<float>((host_us(1, arcs, kProbe) - host_us(1, arcs)) / kProbe);
+        !host_model ? 0.0f : static_cast<float>(per_discovered_in_class(c, host_us));
   }
   for (HandbackBuffers* h : {&profile_.block_handback, &profile_.dp_handback}) {
     const bool dp = h == &profile_.dp_handback;
@@ -939,11 +944,9 @@ void Executor::upload_handback() {
           return predict_carried_us(*s, s->cost_features(state_of(v, e, grid, discovered), stats_), e,
                                     kStayGroups[kernel]);
         };
-        constexpr double kProbe = 1e6;
         const bool never = !dp && grid;
         m.stay[kernel][c] = never ? AffineCost{kNever, 0.0f, 0.0f} : affine_in_class(c, carried_us);
-        m.per_discovered[kernel][c] =
-            never ? 0.0f : static_cast<float>((carried_us(1, arcs, kProbe) - carried_us(1, arcs)) / kProbe);
+        m.per_discovered[kernel][c] = never ? 0.0f : static_cast<float>(per_discovered_in_class(c, carried_us));
       }
       m.host[c] = host_costs[static_cast<std::size_t>(c)];
       m.host_per_discovered[c] = host_per_discovered[static_cast<std::size_t>(c)];
