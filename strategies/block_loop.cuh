@@ -147,18 +147,22 @@ __device__ __forceinline__ float affine_us(const detail::AffineCost& c, VertexId
 /// The hand-back decision's prices before a run expands a frontier of `vertices` and `arcs`
 /// matched to profile level `at`: finishing the BFS off the run (leave_us: the host expanding
 /// this frontier, or the planner's other choices) against the run carrying this level
-/// (level_us: its kernel's costs by size class, plus discoveries_us, its discoveries' price from
-/// discovered_us) and then going on at its best (after_us); leaves() decides. The executor's
-/// lookahead makes the same comparison over the profile (Executor::prepare_lookahead). The host's
-/// level adds its discoveries too (host_discoveries_us, from HandbackModel::host_per_discovered).
+/// (level_us: its kernel's costs by size class, plus its `discoveries` (expected_discoveries)
+/// at the kernel's price a discovery, stay_per_discovered, a row of
+/// HandbackModel::per_discovered) and then going on at its best (after_us); leaves() decides.
+/// The executor's lookahead makes the same comparison over the profile
+/// (Executor::prepare_lookahead). The host's level adds its discoveries too, at
+/// HandbackModel::host_per_discovered.
 __device__ __forceinline__ detail::HandbackPrice handback_price(const detail::AffineCost* stay,
+                                                                const float* stay_per_discovered,
                                                                 const detail::AffineCost* host,
+                                                                const float* host_per_discovered,
                                                                 const detail::HandbackLevel& at, VertexId vertices,
-                                                                EdgeOffset arcs, float discoveries_us,
-                                                                float host_discoveries_us) {
+                                                                EdgeOffset arcs, float discoveries) {
   const int c = detail::arcs_size_class(arcs);
-  const float to_host = affine_us(host[c], vertices, arcs) + host_discoveries_us + at.host_after;
-  return {affine_us(stay[c], vertices, arcs) + discoveries_us, at.stay_after, fminf(to_host, at.leave)};
+  const float to_host = affine_us(host[c], vertices, arcs) + host_per_discovered[c] * discoveries + at.host_after;
+  return {affine_us(stay[c], vertices, arcs) + stay_per_discovered[c] * discoveries, at.stay_after,
+          fminf(to_host, at.leave)};
 }
 
 /// Whether a run priced `p` hands back: leaving is cheaper than carrying the level and going on.
@@ -186,20 +190,19 @@ __device__ __forceinline__ detail::HandbackPrice block_handback_price(const floa
   return {stay.x + stay.y * v + (stay.z + stay.w * at.discovered_per_arc) * e, at.stay_after, fminf(to_host, at.leave)};
 }
 
-/// What a level of `arcs` arcs out of a frontier whose visit order ends at `visited`, matched
-/// to profile level k, is predicted to spend on the vertices it discovers: the model's price
-/// per discovery (per_discovered: a row of HandbackModel::per_discovered, by size class)
-/// times the profile's discoveries per arc there (interpolated as the executor's
-/// profile_discovered does, without its cap at the unvisited vertices).
-__device__ __forceinline__ float discovered_us(const detail::HandbackTable& t, const float* per_discovered,
-                                               unsigned int k, VertexId visited, EdgeOffset arcs) {
+/// The vertices a level of `arcs` arcs out of a frontier whose visit order ends at `visited`,
+/// matched to profile level k, is predicted to discover: the profile's discoveries per arc
+/// there (interpolated as the executor's profile_discovered does, without its cap at the
+/// unvisited vertices) times its arcs. handback_price prices them for the run and the host.
+__device__ __forceinline__ float expected_discoveries(const detail::HandbackTable& t, unsigned int k,
+                                                      VertexId visited, EdgeOffset arcs) {
   const detail::HandbackLevel& at = t.levels[k];
   const double per_arc =
       k == 0 ? at.discovered_per_arc
              : detail::interpolate_per_arc(static_cast<double>(visited), static_cast<double>(t.levels[k - 1].visited),
                                            t.levels[k - 1].discovered_per_arc, static_cast<double>(at.visited),
                                            at.discovered_per_arc);
-  return per_discovered[detail::arcs_size_class(arcs)] * static_cast<float>(per_arc * static_cast<double>(arcs));
+  return static_cast<float>(per_arc * static_cast<double>(arcs));
 }
 
 /// Claims v for the next level (level + 1) with parent u and pushes it into the w-queue of lane

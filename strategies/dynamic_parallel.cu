@@ -264,9 +264,9 @@ __global__ void __launch_bounds__(kBlockThreads) dp_block_levels(DpState* state,
     const unsigned int k = detail_block::match_profile_level(t, end.profile_cursor, end.frontier_end);
     const int kernel = grid_stay(size, end.frontier_edges);
     const detail::HandbackPrice price = detail_block::handback_price(
-        t.model->stay[kernel], t.model->host, t.levels[k], size, end.frontier_edges,
-        detail_block::discovered_us(t, t.model->per_discovered[kernel], k, end.frontier_end, end.frontier_edges),
-        detail_block::discovered_us(t, t.model->host_per_discovered, k, end.frontier_end, end.frontier_edges));
+        t.model->stay[kernel], t.model->per_discovered[kernel], t.model->host, t.model->host_per_discovered,
+        t.levels[k], size, end.frontier_edges,
+        detail_block::expected_discoveries(t, k, end.frontier_end, end.frontier_edges));
     if (detail_block::leaves(price)) {
       finish(a, end.log_index, end.level, end.frontier_edges, detail::DeviceStop::Handback, cudaSuccess, price);
       return;
@@ -642,9 +642,8 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
         detail_block::match_profile_level(t, a.loop.profile_cursor, tail);
     const int kernel = fits ? 0 : grid_stay(next_size, next_edges);
     detail::HandbackPrice price = detail_block::handback_price(
-        t.model->stay[kernel], t.model->host, t.levels[k], next_size, next_edges,
-        detail_block::discovered_us(t, t.model->per_discovered[kernel], k, tail, next_edges),
-        detail_block::discovered_us(t, t.model->host_per_discovered, k, tail, next_edges));
+        t.model->stay[kernel], t.model->per_discovered[kernel], t.model->host, t.model->host_per_discovered,
+        t.levels[k], next_size, next_edges, detail_block::expected_discoveries(t, k, tail, next_edges));
     // A one-block level after this grid level starts the loop again (the cost feature
     // block_relaunch), as the executor's lookahead prices it.
     if (fits) price.level_us += t.model->block_relaunch[detail::arcs_size_class(next_edges)];
