@@ -114,14 +114,16 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   entry.measurements = detail::measure_device_probes(patient, [&](const std::string& step) { progress(0.0, step); });
   progress(probe_share * 0.9, "level-loop mechanisms: tail launch, device graph launch, graph WHILE node");
   for (const auto& [name, us] : strategies::probe_level_loop_mechanisms(patient)) entry.measurements[name] = us;
-  progress(probe_share * 0.95, "host OpenMP team wake after a pause");
-  // 10 ms pauses: libgomp's threads have long stopped spinning.
-  entry.measurements["cpu_team_wake_us"] = detail::measure_team_wake_us(patient ? 21 : 9, 10);
-  entry.measurements["cpu_parallel_region_us"] = detail::measure_parallel_region_us(patient ? 21 : 9);
+  progress(probe_share * 0.95, "host serial expansion; OpenMP team wake after a pause");
+  // The serial probes first, on a quiet host: after the OpenMP probes the team's threads spin
+  // for a while on the cores beside this one.
   entry.measurements["cpu_serial_edge_us"] = strategies::measure_serial_arc_us(patient ? 21 : 9);
   entry.measurements["cpu_serial_level_us"] = strategies::measure_serial_level_us(patient ? 21 : 9);
   entry.measurements["cpu_serial_discovery_us"] = strategies::measure_serial_discovery_us(
       patient ? 21 : 9, entry.measurements["cpu_serial_edge_us"], entry.measurements["cpu_serial_level_us"]);
+  // 10 ms pauses: libgomp's threads have long stopped spinning.
+  entry.measurements["cpu_team_wake_us"] = detail::measure_team_wake_us(patient ? 21 : 9, 10);
+  entry.measurements["cpu_parallel_region_us"] = detail::measure_parallel_region_us(patient ? 21 : 9);
 
   std::vector<detail::CostSample> samples;
   for (std::size_t g = 0; g < graphs.size(); ++g) {
@@ -216,7 +218,9 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       // took 2.1-4.2x their price before the online correction (medians by graph over the
       // levels a host run carried, 100 arcs or more: ca-AstroPh-lcc, cnr-2000, email-Enron,
       // luxembourg_osm, rgg_n_2_16_s0, rome99, soc-Slashdot0902, uk-2007-05@100000, wave),
-      // 14-36 ns a discovery beyond it; the probe measured 23.7 ns (H100 host, 2026-11-27).
+      // 14-36 ns a discovery beyond it; the probe measured 23.7 ns (H100 host, 2026-11-27;
+      // since cpu_expand 11 the probe's graph is smaller and its degrees vary: see
+      // measure_serial_discovery_us).
       // The sweep's own levels are then priced high (the fit's median error 117%, was 12%):
       // the model is for the real graphs the plans run, not for the sweep.
       if (const auto fv = coefficient_of(detail::fit_cost_model(model_samples, fixed), "frontier_vertices")) {
