@@ -546,6 +546,10 @@ class Executor {
   // (note_surprise); one that takes less than its price brings the factor back towards 1.
   // Spikes (40-60 us on levels of 20-100) stay below both bounds.
   static constexpr double kSurpriseRatio = 3.0, kSurpriseUs = 60.0, kSurpriseCap = 16.0;
+  // A host run's stay test is skipped for up to kStaySkipLevels levels after one whose margin
+  // was kStaySkipMargin times its level's price (run_on_host).
+  static constexpr int kStaySkipLevels = 3;
+  static constexpr double kStaySkipMargin = 4.0;
   std::vector<double> surprise_;
   void note_surprise(std::size_t slot, double predicted_us, double measured_us);  // slot: correction_slot
   double surprise_at(std::size_t slot) const { return slot < surprise_.size() ? surprise_[slot] : 1.0; }
