@@ -67,13 +67,14 @@ struct SerialLevel {
 /// Two passes. The first marks the bitmap and lists each discovery with its parent in `found`
 /// (capacity: the level's discoveries + 1, the extra slot for the branch-free loop's store
 /// past the last one); the second writes the visit order, distances and parents and sums the
-/// next frontier's arcs. The first pass tests an arc's vertex with a branch where few arcs
-/// discover (a predictable one) and without one where more than 1 in 8 of the level's arcs so
-/// far did: there a branch mispredicts on about every discovery. Whole serial BFSs from 16
-/// random sources, medians, one loop against this (H100 host, 2026-11-27): rome99 117.5 ->
-/// 70.3 us, ca-AstroPh-lcc 1.32 -> 0.95 ms (all branch-free: 1.58), luxembourg_osm 3.03 ->
-/// 2.87 ms (all branch-free: 2.36); email-Enron 0.641 -> 0.657 ms on the 2-core development
-/// host. In the plans, rome99's all-host BFSs took 0.083-0.126 ms, then 0.041-0.072.
+/// next frontier's arcs. The first pass tests an arc's vertex with a branch (a predictable one)
+/// on the rows that start after fewer than 1 in 8 of the level's arcs so far discovered, and
+/// without one on the others (the first row too): there a branch mispredicts on about every
+/// discovery. Whole serial BFSs from 16 random sources, medians, the one branchy loop before
+/// against this (H100 host, 2026-11-27): rome99 117.5 -> 70.3 us, ca-AstroPh-lcc 1.32 -> 0.95
+/// ms (all branch-free: 1.58), luxembourg_osm 3.03 -> 2.87 ms (all branch-free: 2.36);
+/// email-Enron 0.641 -> 0.657 ms on the 2-core development host. In the plans (recalibrated),
+/// rome99's all-host BFSs took 0.083-0.126 ms, then 0.041-0.072.
 SerialLevel expand_serial(const Csr& csr, VertexId* order, VertexId begin, VertexId end, std::uint32_t* visited,
                           std::int32_t* dist, VertexId* parent, std::int32_t next_level, std::uint64_t* found) {
   VertexId count = 0;
@@ -315,7 +316,7 @@ double measure_serial_arc_us(int levels) {
 
 double measure_serial_discovery_us(int samples, double arc_us, double level_us) {
   if (samples < 1) throw InvalidArgument("measure_serial_discovery_us: samples must be at least 1");
-  // 2^14 vertices of out-degree 1-5 (3 on average) to vertices at random: ~0.4 MB of CSR and
+  // 2^14 vertices of out-degree 1-5 (3 on average) to vertices at random: ~0.6 MB of CSR and
   // visit state, within the host core's L2, with ids in no order and degrees that vary, as in
   // the real graphs (cf. a grid, whose row-major ids and regular visited / unvisited pattern the
   // sweep's serial levels mostly come from). A row's end then mispredicts as a real graph's do:

@@ -308,7 +308,7 @@ double measure_serial_arc_us(int levels);
 /// Calibration probe of cpu_expand's serial path: microseconds a vertex costs that serial levels
 /// discover (its claim, distance, parent and place in the visit order, and its own expansion
 /// as a frontier vertex of the next level), from whole host BFSs (8 sources a sample, a clock
-/// read a level, as a host run) over a graph of 2^14 vertices of out-degree 1-5 at random (~0.4
+/// read a level, as a host run) over a graph of 2^14 vertices of out-degree 1-5 at random (~0.6
 /// MB, ids in no order): their time less arc_us an arc and level_us a level (the two probes above),
 /// over the vertices reached; the median of `samples` samples after an untimed one.
 /// Calibration fixes cpu_expand's serial_discovered coefficient to it (less the fitted
