@@ -1174,8 +1174,8 @@ bool Executor::continue_on_host(const strategies::FrontierState& state, const Pl
 Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOffset frontier_edges, double discovered,
                                              std::size_t at, bool fresh) const {
   HostStay price;
-  price.level_us =
-      host_carried_us(frontier_vertices, frontier_edges, discovered) * surprise_at(correction_slot(host_strategy_));
+  price.level_us = host_carried_us(frontier_vertices, frontier_edges, discovered) *
+                   surprise_at(correction_slot(host_strategy_)) * host_pace();
   const std::size_t levels = profile_.value.size() - 1;
   const Place after = fresh ? Place::HostFresh : Place::Host;
   price.after_us = at + 1 < levels ? profile_.value[at + 1][static_cast<std::size_t>(after)] : 0.0;
@@ -1213,11 +1213,13 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   std::size_t last_profile_level = profile_.visited.empty() ? 0 : profile_.visited.size() - 1;
   const char* stop = nullptr;
   double discovered = 0.0;  // the level's expected discoveries (the profile's), for its stay test
+  double discovered_per_arc = 0.0;  // at the last test: an untested level's discoveries for its pace
   const std::size_t slot = correction_slot(&host);
   auto match_profile = [&] {  // at and discovered for the frontier [begin, end)
     while (at < last_profile_level && profile_.visited[at] < end) ++at;  // matching_profile_level
     if (at > 0 && nearer_below(end, profile_.visited[at - 1], profile_.visited[at])) --at;
     discovered = profile_discovered(profile_.levels, profile_.visited, at, end, edges, stats_.num_vertices - end);
+    discovered_per_arc = edges > 0 ? discovered / static_cast<double>(edges) : 0.0;
   };
   // A stay test passed by a wide margin (kStaySkipMargin times the level's price) is not repeated
   // for the next kStaySkipLevels levels while their frontiers have at most twice its arcs (the
@@ -1270,6 +1272,10 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
         untested = 0;
       }
       note_surprise(slot, host_carried_us(end - begin, edges, discovered) * surprise_at(slot), measured_us);
+    }
+    if (decide && options_.online_correction) {
+      const double untested_discovered = discovered_per_arc * static_cast<double>(edges);
+      host_pace_.note(host_carried_us(end - begin, edges, tested ? discovered : untested_discovered), measured_us);
     }
     last_ns = now_ns;
     examined += out.edges_examined;
@@ -1584,6 +1590,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   after_run_ = false;
   for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
   surprise_.assign(strategies_.size(), 1.0);
+  host_pace_ = HostPace{};
   previous_frontiers_ = {};
   // Its component's profile, else the smallest: outgrown as the BFS discovers more
   // (outgrow_profile).
@@ -1753,7 +1760,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       if (samples_ != nullptr) samples_->push_back({strategy.name(), features, record.time_us});
       device_runs_.push_back({&strategy, index, end, edges_out_of_reached + frontier_edges,
                               carried_levels_.size(), outcome.levels_advanced - 1, outcome.stop_reason,
-                              device_levels[0], outcome.handed_back, outcome.handback});
+                              device_levels[0], outcome.handed_back, outcome.handback,
+                              &strategy == host_strategy_ && decide && options_.online_correction});
       carried_levels_.insert(carried_levels_.end(), device_levels + 1, device_levels + outcome.levels_advanced);
     }
 
@@ -1901,6 +1909,9 @@ void Executor::expand_device_runs(BfsResult& result) {
   std::vector<LevelRecord>& levels = levels_scratch_;
   levels.clear();
   std::size_t next_run = 0;
+  // The log's host pace, as run_on_host's against the stay test's prices: a host run's levels
+  // are priced by this BFS's earlier carried host levels (HostPace).
+  HostPace pace;
   for (std::size_t i = 0; i < result.levels.size(); ++i) {
     levels.push_back(std::move(result.levels[i]));
     if (next_run >= device_runs_.size() || device_runs_[next_run].record != i) continue;
@@ -1932,7 +1943,12 @@ void Executor::expand_device_runs(BfsResult& result) {
       const bool grid = !on_host && d.kernel != 0;
       const int group = carried_group(grid, d.frontier_vertices, d.frontier_edges);
       next.predicted_us = predict_carried_us(*run.strategy, features, d.frontier_edges, group);
-      observe(run.strategy, d.frontier_edges, group, next.predicted_us, us);
+      observe(run.strategy, d.frontier_edges, group, next.predicted_us, us);  // unpaced: see HostPace
+      if (run.paced) {
+        const double unpaced = next.predicted_us;
+        next.predicted_us *= pace.factor();
+        pace.note(unpaced, us);
+      }
       if (samples_ != nullptr) samples_->push_back({run.strategy->name(), features, us});
       levels.push_back(std::move(next));
     }

@@ -553,6 +553,28 @@ class Executor {
   std::vector<double> surprise_;
   void note_surprise(std::size_t slot, double predicted_us, double measured_us);  // slot: correction_slot
   double surprise_at(std::size_t slot) const { return slot < surprise_.size() ? surprise_[slot] : 1.0; }
+  // This BFS's host pace: the levels its host runs carried so far, measured over their prices
+  // (sums decayed by kDecay a level, with kPriorUs of both on top, held to [kMin, kMax]);
+  // it multiplies the next carried levels' prices, in the stay test (host_pace_,
+  // against the stay test's prices) and in the level log (against the log's, which the online
+  // correction learns from unpaced: expand_device_runs). The host's speed moves between BFSs
+  // of one process where the device's does not: rome99's carried levels ran at 0.96-1.06x
+  // their prices in one `abfs compare` round and 0.71-0.87x in the next, luxembourg_osm's at
+  // 1.36x in a process's first BFS and 0.95-1.08x later (medians by BFS; H100 host,
+  // 2026-11-27). Replayed over those logs, the pace took the per-level error's median and p90
+  // from 18% and 57% to 11% and 42% on rome99 and from 9.8% and 34% to 9.4% and 32% on
+  // luxembourg_osm.
+  struct HostPace {
+    static constexpr double kPriorUs = 2.0, kDecay = 0.9, kMin = 0.5, kMax = 2.0;
+    double measured_us = 0.0, priced_us = 0.0;
+    double factor() const { return std::clamp((kPriorUs + measured_us) / (kPriorUs + priced_us), kMin, kMax); }
+    void note(double priced, double measured) {
+      measured_us = kDecay * measured_us + measured;
+      priced_us = kDecay * priced_us + priced;
+    }
+  };
+  HostPace host_pace_;
+  double host_pace() const { return host_pace_.factor(); }
   // The device-driven runs and host runs of the BFS being executed: the record of the level
   // each started (an index into the result's levels, before expansion), the visit order's end
   // and the arcs expanded before its second level, and its carried levels (copies of the level
@@ -568,6 +590,7 @@ class Executor {
     DeviceLevelRecord first;  // the run's own level (carried_levels_ holds the ones after it)
     bool handed_back;        // stopped by the hand-back decision,
     HandbackPrice handback;  // at these prices
+    bool paced;              // a host run with stay tests, priced at the host pace (HostPace)
   };
   std::vector<DeviceRun> device_runs_;
   std::vector<DeviceLevelRecord> carried_levels_;
