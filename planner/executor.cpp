@@ -320,7 +320,13 @@ void Executor::fold_observations(bool deliberate) {
     // over the host's (then 114) at every later level 0, and the host's level 0 never ran again
     // to unlearn it: 0.128 ms a BFS, where the processes whose first host level 0 was not slow
     // kept the host's route at 0.097-0.103 (four processes of 16 sources; H100, 2026-11-27).
-    const bool held = group == kFirstLevel && !c.folded[k] && observed > current;
+    // So does a class of levels priced under kFallbackMinUs a level (host levels of a few arcs),
+    // whose fixed costs a cold BFS inflates the most: `abfs compare`'s warm-up BFS priced
+    // rome99's carried host levels of 4-15 arcs at ~5x their model (0.71-0.94 us where they take
+    // 0.15-0.29) for the next BFSs, as the median of the class's last ratios kept the cold one
+    // until two warm BFSs outvoted it (H100, 2026-11-27).
+    const bool small = k < kClasses && predicted < kFallbackMinUs * static_cast<double>(std::max<std::size_t>(levels, 1));
+    const bool held = (group == kFirstLevel || small) && !c.folded[k] && observed > current;
     const double ratio =
         held ? current
              : correction_target(current, observed, c.last_log_ratio[k], c.folded[k],
