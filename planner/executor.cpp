@@ -325,7 +325,8 @@ void Executor::fold_observations(bool deliberate) {
     // rome99's carried host levels of 4-15 arcs at ~5x their model (0.71-0.94 us where they take
     // 0.15-0.29) for the next BFSs, as the median of the class's last ratios kept the cold one
     // until two warm BFSs outvoted it (H100, 2026-11-27).
-    const bool small = k < kClasses && predicted < kFallbackMinUs * static_cast<double>(std::max<std::size_t>(levels, 1));
+    const bool small =
+        k < kClasses && predicted < kFallbackMinUs * static_cast<double>(std::max<std::size_t>(levels, 1));
     const bool held = (group == kFirstLevel || small) && !c.folded[k] && observed > current;
     const double ratio =
         held ? current

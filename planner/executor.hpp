@@ -562,8 +562,9 @@ class Executor {
   // their prices in one `abfs compare` round and 0.71-0.87x in the next, luxembourg_osm's at
   // 1.36x in a process's first BFS and 0.95-1.08x later (medians by BFS; H100 host,
   // 2026-11-27). Replayed over those logs, the pace took the per-level error's median and p90
-  // from 18% and 57% to 11% and 42% on rome99 and from 9.8% and 34% to 9.4% and 32% on
-  // luxembourg_osm.
+  // from 18% and 57% to 11% and 42% on rome99 and from 9.8% and 34% to 9.3% and 32% on
+  // luxembourg_osm; measured with it (and the small classes' held rises, fold_observations) in
+  // two suite runs: rome99 10 / 36% and 9 / 42%, luxembourg_osm 9 / 31% and 9 / 29%.
   struct HostPace {
     static constexpr double kPriorUs = 2.0, kDecay = 0.9, kMin = 0.5, kMax = 2.0;
     double measured_us = 0.0, priced_us = 0.0;

@@ -264,7 +264,9 @@ TEST_CASE("a host run prices its later levels at the pace its earlier levels of 
     int carried = 0;
     for (const auto& l : r.levels) {
       carried = l.reason.find("continued on the host (host run)") == 0 ? carried + 1 : 0;
-      if (carried > 10 && l.time_us > 0.0 && l.predicted_us > 0.0) ratios.push_back(std::log(l.time_us / l.predicted_us));
+      if (carried > 10 && l.time_us > 0.0 && l.predicted_us > 0.0) {
+        ratios.push_back(std::log(l.time_us / l.predicted_us));
+      }
     }
     CAPTURE(online);
     REQUIRE_MESSAGE(ratios.size() >= 50, "the host's route did not carry 60 levels: the case did not arise");
@@ -272,7 +274,8 @@ TEST_CASE("a host run prices its later levels at the pace its earlier levels of 
     median_log_ratio[online ? 1 : 0] = ratios[ratios.size() / 2];
   }
   INFO("median log(time / price), unpaced then paced: " << median_log_ratio[0] << ", " << median_log_ratio[1]);
-  REQUIRE_MESSAGE(median_log_ratio[0] > std::log(2.5), "host levels took under 2.5x their price: the case did not arise");
+  REQUIRE_MESSAGE(median_log_ratio[0] > std::log(2.5),
+                  "host levels took under 2.5x their price: the case did not arise");
   // log 2 = 0.69 at the pace's limit; its prior (2 us of both) holds it lower over short levels,
   // and the two plans' routes differ: 1.68 -> 1.25 under compute-sanitizer (H100, 2026-11-27).
   // With the pace off, the two medians differ by the host's noise.
