@@ -19,7 +19,14 @@ host levels did not). Then the per-level prediction error |predicted - measured|
 percentile, and the kinds of level most often over 40% (strategy; decided, continued in a run,
 or with a conversion; the measured time's range).
 
-Usage: bench/level_gap.py LOGDIR [--worst K]   (K: kinds of level listed per graph, default 3)
+With --by-bfs STRATEGY, per adaptive BFS the median measured / predicted ratio of the levels
+STRATEGY's runs carried, by size class of the frontier's arcs (powers of 4, as the online
+correction's classes): a drift shared by every class of a BFS is the host's (or device's) speed
+that BFS, one class's alone its price (the forty-fifth session's rome99 rounds: 0.96-1.06x, then
+0.71-0.87x in every class).
+
+Usage: bench/level_gap.py LOGDIR [--worst K] [--by-bfs STRATEGY]
+  (K: kinds of level listed per graph, default 3)
 """
 import argparse
 import collections
@@ -121,6 +128,24 @@ def errors(adaptive):
     return all_errors, by_kind
 
 
+def by_bfs(adaptive, strategy):
+    """Per BFS: (source, {size class: (levels, median measured / predicted)}) of STRATEGY's
+    carried levels; class c holds frontiers of [4^c, 4^(c+1)) arcs (class 0 from 0 arcs, class
+    11 open-ended)."""
+    rows = []
+    for run in adaptive["runs"]:
+        ratios = collections.defaultdict(list)
+        for level in run["levels"]:
+            if level["strategy"] != strategy or not level["reason"].startswith("continued"):
+                continue
+            measured, predicted = level_us(level), level["predicted_us"]
+            if measured > 0.0 and predicted > 0.0:
+                arcs = level["frontier_edges"]  # arcs_size_class (runtime/bfs_buffers.hpp)
+                ratios[0 if arcs < 4 else min((arcs.bit_length() - 1) // 2, 11)].append(measured / predicted)
+        rows.append((run["source"], {c: (len(r), statistics.median(r)) for c, r in sorted(ratios.items())}))
+    return rows
+
+
 def quantile(values, q):
     # The rule abfs compare reports by (detail::quantile, planner/cost_model.cpp): nearest rank.
     s = sorted(values)
@@ -132,6 +157,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("logdir")
     parser.add_argument("--worst", type=int, default=3)
+    parser.add_argument("--by-bfs", metavar="STRATEGY")
     args = parser.parse_args()
     pairs = sorted(glob.glob(os.path.join(args.logdir, "levels_*.oracle.json")))
     if not pairs:
@@ -167,6 +193,12 @@ def main():
             over = sum(1 for e in es if e > 0.4)
             if over:
                 print(f"    over 40%: {over} of {len(es)} {name} (median {100 * statistics.median(es):.0f}%)")
+        if args.by_bfs:
+            print(f"  {args.by_bfs}'s carried levels, measured / predicted by BFS (class: levels ratio):")
+            for i, (source, classes) in enumerate(by_bfs(adaptive, args.by_bfs)):
+                if classes:
+                    print(f"    BFS {i} from {source}: " +
+                          " ".join(f"c{c}: {n} {r:.2f}" for c, (n, r) in classes.items()))
 
 
 if __name__ == "__main__":
