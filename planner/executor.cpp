@@ -1220,7 +1220,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   std::size_t last_profile_level = profile_.visited.empty() ? 0 : profile_.visited.size() - 1;
   const char* stop = nullptr;
   double discovered = 0.0;  // the level's expected discoveries (the profile's), for its stay test
-  double discovered_per_arc = 0.0;  // at the last test: an untested level's discoveries for its pace
+  double discovered_per_arc = 0.0;  // at the last match: the level's discoveries for its pace
   const std::size_t slot = correction_slot(&host);
   auto match_profile = [&] {  // at and discovered for the frontier [begin, end)
     while (at < last_profile_level && profile_.visited[at] < end) ++at;  // matching_profile_level
@@ -1280,9 +1280,9 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
       }
       note_surprise(slot, host_carried_us(end - begin, edges, discovered) * surprise_at(slot), measured_us);
     }
-    if (decide && options_.online_correction) {
-      const double untested_discovered = discovered_per_arc * static_cast<double>(edges);
-      host_pace_.note(host_carried_us(end - begin, edges, tested ? discovered : untested_discovered), measured_us);
+    if (decide && options_.online_correction) {  // a tested level's rate is its own (match_profile)
+      host_pace_.note(host_carried_us(end - begin, edges, discovered_per_arc * static_cast<double>(edges)),
+                      measured_us);
     }
     last_ns = now_ns;
     examined += out.edges_examined;
