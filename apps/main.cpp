@@ -347,13 +347,14 @@ int run_command(const RunArgs& args) {
 
 
 // abfs calibrate: measure this device and fit the cost models; merge into the wisdom file.
-int calibrate_command(bool patient, const std::string& out_path, int device) {
+int calibrate_command(bool patient, const std::string& out_path, int device, const std::string& samples_csv) {
   const std::string path = out_path.empty() ? abfs::Wisdom::user_path() : out_path;
   // Read the target first: a corrupt file stops us before a minute of measuring.
   abfs::Wisdom on_disk = std::filesystem::exists(path) ? abfs::Wisdom::load(path) : abfs::Wisdom();
   abfs::CalibrationOptions options;
   options.level = patient ? abfs::CalibrationLevel::Patient : abfs::CalibrationLevel::Quick;
   options.device = device;
+  options.samples_csv = samples_csv;
   const bool tty = isatty(STDERR_FILENO) != 0;
   options.progress = [tty](double fraction, const std::string& what) {
     const int width = 30;
@@ -747,6 +748,9 @@ int main(int argc, char** argv) {
   calibrate->add_flag("--patient", patient, "several minutes: larger sweep graphs, more sources")->excludes(quick_flag);
   calibrate->add_option("--out", calibrate_out, "wisdom file to merge into (default: the user cache)");
   calibrate->add_option("--device", calibrate_device, "CUDA device ordinal")->capture_default_str();
+  std::string calibrate_samples;
+  calibrate->add_option("--samples", calibrate_samples,
+                        "also write every sample the fits use to FILE (CSV: graph, model, measured_us, features)");
 
   RunArgs plan_args;
   CLI::App* plan = app.add_subcommand("plan", "graph statistics and the predicted per-level schedule");
@@ -787,7 +791,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (run->parsed()) return run_command(args);
-    if (calibrate->parsed()) return calibrate_command(patient, calibrate_out, calibrate_device);
+    if (calibrate->parsed()) return calibrate_command(patient, calibrate_out, calibrate_device, calibrate_samples);
     if (plan->parsed()) return plan_command(plan_args, plan_reasons);
     if (report->parsed()) {
       const std::string svg = report_svg.empty() ? std::filesystem::path(report_log).replace_extension(".svg").string() : report_svg;

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <map>
@@ -86,6 +87,37 @@ void execute_with_own_profile(detail::Executor& executor, VertexId source, const
   executor.execute(source, result);
 }
 
+/// Writes samples as CSV (CalibrationOptions::samples_csv): a header, then per sample its graph,
+/// model, measured microseconds and features as name=value, to path.part renamed to path once
+/// complete. @throws Error if the file cannot be written.
+void write_samples_csv(const std::string& path, const std::vector<detail::CostSample>& samples,
+                       const std::vector<std::string>& graphs) {
+  const std::string part = path + ".part";
+  {
+    std::ofstream out(part);
+    out << "graph,model,measured_us,features\n";
+    out.precision(9);
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const detail::CostSample& s = samples[i];
+      out << graphs[i] << ',' << s.model << ',' << s.measured_us << ',';
+      for (int f = 0; f < s.features.size; ++f) {
+        const auto k = static_cast<std::size_t>(f);
+        out << (f > 0 ? ";" : "") << s.features.names[k] << '=' << s.features.values[k];
+      }
+      out << '\n';
+    }
+    out.flush();
+    if (!out) {
+      std::remove(part.c_str());
+      throw Error("calibrate: cannot write the samples to " + part);
+    }
+  }
+  if (std::rename(part.c_str(), path.c_str()) != 0) {
+    std::remove(part.c_str());
+    throw Error("calibrate: cannot rename " + part + " to " + path);
+  }
+}
+
 }  // namespace
 
 DeviceWisdom calibrate(const CalibrationOptions& options) {
@@ -126,6 +158,7 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
   entry.measurements["cpu_parallel_region_us"] = detail::measure_parallel_region_us(patient ? 21 : 9);
 
   std::vector<detail::CostSample> samples;
+  std::vector<std::string> sample_graphs;  // the sweep graph of each sample
   for (std::size_t g = 0; g < graphs.size(); ++g) {
     progress(probe_share + (1.0 - probe_share) * static_cast<double>(g) / static_cast<double>(graphs.size()),
              "strategies on " + graphs[g]);
@@ -183,9 +216,11 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       const double stride = std::max(1.0, static_cast<double>(list.size()) / kMaxSamples);
       for (double at = 0; at < static_cast<double>(list.size()); at += stride) {
         samples.push_back(std::move(*list[static_cast<std::size_t>(at)]));
+        sample_graphs.push_back(graphs[g]);
       }
     }
   }
+  if (!options.samples_csv.empty()) write_samples_csv(options.samples_csv, samples, sample_graphs);
   progress(0.98, "fitting cost models");
   std::map<std::string, std::vector<detail::CostSample>> by_model;
   for (auto& s : samples) by_model[s.model].push_back(std::move(s));

@@ -162,6 +162,10 @@ struct CalibrationOptions {
   int device = 0;
   /// Called as calibration proceeds: fraction done (0..1) and what is being measured.
   std::function<void(double fraction, const std::string& what)> progress;
+  /// Where not empty, every sample the fits use is written to this CSV file, one per line:
+  /// graph, model, measured_us, then the model's features as name=value (for refitting the
+  /// models offline; nothing is written if calibration fails).
+  std::string samples_csv;
 };
 
 /// Measures the device (launch latency, host round trip, the device-side level links: tail
