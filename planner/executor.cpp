@@ -157,7 +157,25 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
   past_first_bfs_ = warmed_;
   observations_.clear();
   learn_warm_uploads();
+  learn_sampled_block_levels();
   prepare_lookaheads();
+}
+
+void Executor::learn_sampled_block_levels() {
+  if (models_ == nullptr || !options_.online_correction || block_strategy_ == nullptr) return;
+  for (strategies::Strategy* s : {block_strategy_, dp_strategy_}) {
+    if (s == nullptr || model_of(s).fit == nullptr) continue;
+    for (const SampledLevel& l : sampled_block_levels_) {
+      strategies::FrontierState state;  // a one-block level the run carried, its bitmap there
+      state.location = Location::Device;
+      state.continues_run = true;
+      state.frontier_vertices = l.frontier_vertices;
+      state.frontier_edges = l.frontier_edges;
+      state.discovered_vertices = l.discovered;
+      observe(s, l.frontier_edges, kCarried, predict(model_of(s), s->cost_features(state, stats_)), l.us);
+    }
+  }
+  if (!observations_.empty()) fold_observations(true);
 }
 
 int Executor::size_class(EdgeOffset size, int group) {
@@ -1538,6 +1556,13 @@ void Executor::execute(VertexId source, BfsResult& result) {
 std::vector<LevelShape> Executor::sample_levels(VertexId source) {
   BfsResult sample;
   execute_levels(source, sample);
+  if (models_ == nullptr && sampled_bfs_++ > 0) {  // learn_sampled_block_levels
+    for (const std::size_t i : carried_block_records_) {
+      const LevelRecord& l = sample.levels[i];
+      const VertexId discovered = i + 1 < sample.levels.size() ? sample.levels[i + 1].frontier_vertices : 0;
+      sampled_block_levels_.push_back({l.frontier_vertices, l.frontier_edges, discovered, l.time_us});
+    }
+  }
   std::vector<LevelShape> shape;
   for (const auto& l : sample.levels) shape.push_back({l.frontier_vertices, l.frontier_edges});
   strategies::add_pull_warp_steps(buffers_.graph(), sample.distances, shape);  // and pull_scanned_edges
@@ -1576,6 +1601,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   pending_reasons_.clear();
   device_runs_.clear();
   carried_levels_.clear();
+  carried_block_records_.clear();
 
   if (start_) start_->record(buffers_.stream());
   // A BFS that stays on the host is timed on the host clock from here, without a stop event to
@@ -1957,6 +1983,9 @@ void Executor::expand_device_runs(BfsResult& result) {
         pace.note(unpaced, us);
       }
       if (samples_ != nullptr) samples_->push_back({run.strategy->name(), features, us});
+      if (models_ == nullptr && run.strategy == block_strategy_ && !on_host && d.kernel == 0) {
+        carried_block_records_.push_back(levels.size());  // sample_levels
+      }
       levels.push_back(std::move(next));
     }
     if (run.stop_reason != nullptr) levels.back().reason += std::string("; handed over: ") + run.stop_reason;

@@ -873,6 +873,33 @@ class Executor {
   };
   std::vector<WarmUpload> warm_uploads_;
   void learn_warm_uploads();
+  // The one-block loop's levels in the plan's sampled BFSs (sample_levels: the built-in rule
+  // runs one_block over the small frontiers, before the models are set), the executor's first
+  // BFS left out (the device's caches cold: plan_bfs runs it as a warm-up from the first
+  // sampled source; cnr-2000's first sampled BFS is its only one of the giant component), and
+  // set_models' step that folds them into one_block's and dynamic_parallel's corrections of
+  // carried one-block levels (learn_sampled_block_levels). The calibration's sweep prices a
+  // discovery at ~0.7-1 ns beside ~0.8 an arc; the real graphs' carried one-block levels took
+  // their uncorrected prices times 1.01 (rgg_n_2_16_s0) to 2.1 (uniform:8388608:8), medians by
+  // graph (soc-Slashdot0902 1.46, uniform:1048576:8 1.55, cnr-2000 1.64): their ids, degrees
+  // and vertex arrays' size set a discovery's and an arc's cost on one SM, which no term of the
+  // sweep's graphs separated (bench/refit_samples.py over `abfs calibrate --samples`). Until
+  // each strategy had run two BFSs of its own, those classes were priced by the model alone:
+  // soc-Slashdot0902's first dynamic_parallel run took 1.22x its price, and the rise that
+  // followed priced a mixed route over it for three BFSs. Taught so, the plans' per-level p90
+  // error fell from 30 to 18% on uniform:1048576:8 and moved -3 to +2 points on nine other
+  // suite graphs; the BFS times moved within the processes' noise (A/B, 10 graphs x 16 sources
+  // x 4 rounds: geometric mean 0.994; H100, 2026-11-27).
+  struct SampledLevel {
+    VertexId frontier_vertices;
+    EdgeOffset frontier_edges;
+    VertexId discovered;
+    double us;
+  };
+  std::vector<SampledLevel> sampled_block_levels_;
+  std::vector<std::size_t> carried_block_records_;  // expand_device_runs: records of one-block levels
+  int sampled_bfs_ = 0;                             // sample_levels' BFSs without models so far
+  void learn_sampled_block_levels();
   std::vector<Correction> corrections_;  // parallel to strategies_
   // A BFS's first decision, on code and data cold in the host's caches after whatever ran
   // since the previous BFS, takes ~1 us on a warm host and 5-12 us after a BFS over kron:22 or

@@ -104,7 +104,12 @@ struct Plan::Impl {
     constexpr int kProfileSources = 4;
     std::vector<std::vector<LevelShape>> profiles;
     std::vector<VertexId> sources, reaches;
-    for (VertexId source : pick_sources(graph, kProfileSources, 2)) {
+    const std::vector<VertexId> picked = pick_sources(graph, kProfileSources, 2);
+    // The executor's first BFS runs on a device whose caches hold none of the graph yet: a
+    // warm-up from the first source, whose levels do not teach the online correction
+    // (Executor::learn_sampled_block_levels) as the sampled BFSs' then do.
+    (void)executor->sample_levels(picked.front());
+    for (VertexId source : picked) {
       profiles.push_back(executor->sample_levels(source));
       const VertexId reach = detail::profile_reach(profiles.back());
       const bool repeated =

@@ -283,6 +283,48 @@ TEST_CASE("a host run prices its later levels at the pace its earlier levels of 
   CHECK(median_log_ratio[1] > -0.5);  // not priced past the time
 }
 
+TEST_CASE("the plan's sampled BFSs price the one-block loop's carried levels of its first BFS") {
+  // one_block's and dynamic_parallel's models at a fifth of the device's wisdom (and the
+  // host's at five times, so that a device run carries the grid's levels): their carried
+  // one-block levels take ~5x what the models alone price. The plan's sampled BFSs, which the
+  // built-in rule runs in one_block, teach the online correction of those levels before the
+  // plan's first BFS (Executor::learn_sampled_block_levels); with it off, the models alone
+  // price them.
+  abfs::Wisdom wisdom = device_wisdom();
+  abfs::DeviceWisdom* entry = wisdom.find(abfs::current_device_fingerprint());
+  REQUIRE(entry != nullptr);
+  for (const char* name : {"one_block", "dynamic_parallel"}) {
+    for (double& c : entry->models[name].coefficients) c *= 0.2;
+  }
+  for (double& c : entry->models["cpu_expand"].coefficients) c *= 5.0;
+  const abfs::Graph g = abfs::generate_grid(200, 200);
+  double median_log_ratio[2] = {0.0, 0.0};  // the first BFS's carried one-block levels: log(time / price)
+  for (const bool online : {false, true}) {
+    abfs::PlanOptions options;
+    options.online_correction = online;
+    abfs::Plan plan = abfs::plan_bfs(g, wisdom, options);
+    abfs::BfsResult r;
+    plan.execute(0, r);
+    abfs::test::check_bfs(g, 0, r);
+    std::vector<double> ratios;
+    for (const auto& l : r.levels) {
+      if (l.reason.find("continued on the device (one-block loop)") == 0 && l.time_us > 0.0 && l.predicted_us > 0.0) {
+        ratios.push_back(std::log(l.time_us / l.predicted_us));
+      }
+    }
+    CAPTURE(online);
+    REQUIRE_MESSAGE(ratios.size() >= 100, "no device run carried 100 levels: the case did not arise");
+    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
+    median_log_ratio[online ? 1 : 0] = ratios[ratios.size() / 2];
+  }
+  INFO("median log(time / price), models alone then taught: " << median_log_ratio[0] << ", " << median_log_ratio[1]);
+  REQUIRE_MESSAGE(median_log_ratio[0] > std::log(3.0), "levels took under 3x their price: the case did not arise");
+  // Taught, ~0 (the correction's 8x limit binds under compute-sanitizer: 4.8 -> 2.7; H100,
+  // 2026-11-27).
+  CHECK(median_log_ratio[1] < median_log_ratio[0] - 1.0);
+  CHECK(median_log_ratio[1] > -0.5);  // not priced past the time
+}
+
 TEST_CASE("a forced strategy that is not applicable is replaced for that level, and the log says why") {
   std::vector<std::pair<abfs::VertexId, abfs::VertexId>> star;
   for (abfs::VertexId v = 1; v < 5001; ++v) star.push_back({0, v});  // 5,000 arcs: one_block takes level 0
