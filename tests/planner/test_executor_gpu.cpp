@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -39,6 +40,36 @@ abfs::Plan plan_for(const abfs::Graph& g, const Mode& mode) {
   abfs::PlanOptions options = mode.options;
   if (mode.rule) options.missing_wisdom = abfs::MissingWisdom::Rule;
   return abfs::plan_bfs(g, mode.rule ? none : device_wisdom(), options);
+}
+
+/// One BFS from vertex 0 of g by a plan on wisdom, with the online correction off and then on:
+/// the median of log(time / price) over the levels `counted(levels, i)` selects (time and price
+/// positive), {off, on}. REQUIREs at least at_least such levels in each BFS (`missing` says which
+/// case did not arise otherwise); every result is checked.
+template <class Counted>
+std::array<double, 2> first_bfs_log_ratios(const abfs::Graph& g, abfs::Wisdom& wisdom, std::size_t at_least,
+                                           const char* missing, Counted counted) {
+  std::array<double, 2> medians{};
+  for (const bool online : {false, true}) {
+    abfs::PlanOptions options;
+    options.online_correction = online;
+    abfs::Plan plan = abfs::plan_bfs(g, wisdom, options);
+    abfs::BfsResult r;
+    plan.execute(0, r);
+    abfs::test::check_bfs(g, 0, r);
+    std::vector<double> ratios;
+    for (std::size_t i = 0; i < r.levels.size(); ++i) {
+      const abfs::LevelRecord& l = r.levels[i];
+      if (counted(r.levels, i) && l.time_us > 0.0 && l.predicted_us > 0.0) {
+        ratios.push_back(std::log(l.time_us / l.predicted_us));
+      }
+    }
+    CAPTURE(online);
+    REQUIRE_MESSAGE(ratios.size() >= at_least, missing);
+    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
+    medians[online ? 1 : 0] = ratios[ratios.size() / 2];
+  }
+  return medians;
 }
 
 /// Cost models, the Exhaustive oracle, the built-in rule (small levels in one_block or on the
@@ -252,27 +283,16 @@ TEST_CASE("a host run prices its later levels at the pace its earlier levels of 
   REQUIRE(entry != nullptr);
   for (double& c : entry->models["cpu_expand"].coefficients) c *= 0.2;
   const abfs::Graph g = abfs::generate_grid(200, 200);
-  double median_log_ratio[2] = {0.0, 0.0};  // carried host levels past a run's tenth: log(time / price)
-  for (const bool online : {false, true}) {
-    abfs::PlanOptions options;
-    options.online_correction = online;
-    abfs::Plan plan = abfs::plan_bfs(g, wisdom, options);
-    abfs::BfsResult r;
-    plan.execute(0, r);
-    abfs::test::check_bfs(g, 0, r);
-    std::vector<double> ratios;
-    int carried = 0;
-    for (const auto& l : r.levels) {
-      carried = l.reason.find("continued on the host (host run)") == 0 ? carried + 1 : 0;
-      if (carried > 10 && l.time_us > 0.0 && l.predicted_us > 0.0) {
-        ratios.push_back(std::log(l.time_us / l.predicted_us));
-      }
-    }
-    CAPTURE(online);
-    REQUIRE_MESSAGE(ratios.size() >= 50, "the host's route did not carry 60 levels: the case did not arise");
-    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
-    median_log_ratio[online ? 1 : 0] = ratios[ratios.size() / 2];
-  }
+  // Carried host levels past a run's tenth.
+  const std::array<double, 2> median_log_ratio = first_bfs_log_ratios(
+      g, wisdom, 50, "the host's route did not carry 60 levels: the case did not arise",
+      [](const std::vector<abfs::LevelRecord>& levels, std::size_t i) {
+        if (i < 10) return false;
+        for (std::size_t k = i - 10; k <= i; ++k) {
+          if (levels[k].reason.find("continued on the host (host run)") != 0) return false;
+        }
+        return true;
+      });
   INFO("median log(time / price), unpaced then paced: " << median_log_ratio[0] << ", " << median_log_ratio[1]);
   REQUIRE_MESSAGE(median_log_ratio[0] > std::log(2.5),
                   "host levels took under 2.5x their price: the case did not arise");
@@ -298,25 +318,11 @@ TEST_CASE("the plan's sampled BFSs price the one-block loop's carried levels of 
   }
   for (double& c : entry->models["cpu_expand"].coefficients) c *= 5.0;
   const abfs::Graph g = abfs::generate_grid(200, 200);
-  double median_log_ratio[2] = {0.0, 0.0};  // the first BFS's carried one-block levels: log(time / price)
-  for (const bool online : {false, true}) {
-    abfs::PlanOptions options;
-    options.online_correction = online;
-    abfs::Plan plan = abfs::plan_bfs(g, wisdom, options);
-    abfs::BfsResult r;
-    plan.execute(0, r);
-    abfs::test::check_bfs(g, 0, r);
-    std::vector<double> ratios;
-    for (const auto& l : r.levels) {
-      if (l.reason.find("continued on the device (one-block loop)") == 0 && l.time_us > 0.0 && l.predicted_us > 0.0) {
-        ratios.push_back(std::log(l.time_us / l.predicted_us));
-      }
-    }
-    CAPTURE(online);
-    REQUIRE_MESSAGE(ratios.size() >= 100, "no device run carried 100 levels: the case did not arise");
-    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
-    median_log_ratio[online ? 1 : 0] = ratios[ratios.size() / 2];
-  }
+  const std::array<double, 2> median_log_ratio = first_bfs_log_ratios(
+      g, wisdom, 100, "no device run carried 100 levels: the case did not arise",
+      [](const std::vector<abfs::LevelRecord>& levels, std::size_t i) {
+        return levels[i].reason.find("continued on the device (one-block loop)") == 0;
+      });
   INFO("median log(time / price), models alone then taught: " << median_log_ratio[0] << ", " << median_log_ratio[1]);
   REQUIRE_MESSAGE(median_log_ratio[0] > std::log(3.0), "levels took under 3x their price: the case did not arise");
   // Taught, ~0 (the correction's 8x limit binds under compute-sanitizer: 4.8 -> 2.7; H100,
