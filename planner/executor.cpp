@@ -1553,10 +1553,16 @@ void Executor::execute(VertexId source, BfsResult& result) {
   }
 }
 
+void Executor::warm_up(VertexId source) {
+  BfsResult scratch;
+  execute_levels(source, scratch);
+}
+
 std::vector<LevelShape> Executor::sample_levels(VertexId source) {
   BfsResult sample;
+  const bool warm = warmed_;  // not the executor's first BFS
   execute_levels(source, sample);
-  if (models_ == nullptr && sampled_bfs_++ > 0) {  // learn_sampled_block_levels
+  if (models_ == nullptr && warm) {  // learn_sampled_block_levels
     for (const std::size_t i : carried_block_records_) {
       const LevelRecord& l = sample.levels[i];
       const VertexId discovered = i + 1 < sample.levels.size() ? sample.levels[i + 1].frontier_vertices : 0;

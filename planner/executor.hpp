@@ -217,6 +217,10 @@ class Executor {
   /// with what a bottom-up step would scan at each level and its critical path
   /// (strategies::add_pull_warp_steps).
   std::vector<LevelShape> sample_levels(VertexId source);
+  /// One BFS from source, run level by level whatever the flags, its result dropped: the
+  /// executor's first BFS runs with the device's caches cold, and sample_levels learns from the
+  /// BFSs after it (learn_sampled_block_levels).
+  void warm_up(VertexId source);
   /// One untimed BFS from source that runs the strategies in turn, level by level (the device's
   /// first), so that each pays its first launch in this process here and not in a caller's BFS:
   /// in a fresh process the main job's first privatized_queue level took 2.8 ms of host time
@@ -875,8 +879,8 @@ class Executor {
   void learn_warm_uploads();
   // The one-block loop's levels in the plan's sampled BFSs (sample_levels: the built-in rule
   // runs one_block over the small frontiers, before the models are set), the executor's first
-  // BFS left out (the device's caches cold: plan_bfs runs it as a warm-up from the first
-  // sampled source; cnr-2000's first sampled BFS is its only one of the giant component), and
+  // BFS left out (the device's caches cold: plan_bfs runs warm_up from the first sampled
+  // source; cnr-2000's first sampled BFS is its only one of the giant component), and
   // set_models' step that folds them into one_block's and dynamic_parallel's corrections of
   // carried one-block levels (learn_sampled_block_levels). The calibration's sweep prices a
   // discovery at ~0.7-1 ns beside ~0.8 an arc; the real graphs' carried one-block levels took
@@ -898,7 +902,6 @@ class Executor {
   };
   std::vector<SampledLevel> sampled_block_levels_;
   std::vector<std::size_t> carried_block_records_;  // expand_device_runs: records of one-block levels
-  int sampled_bfs_ = 0;                             // sample_levels' BFSs without models so far
   void learn_sampled_block_levels();
   std::vector<Correction> corrections_;  // parallel to strategies_
   // A BFS's first decision, on code and data cold in the host's caches after whatever ran

@@ -108,7 +108,7 @@ struct Plan::Impl {
     // The executor's first BFS runs on a device whose caches hold none of the graph yet: a
     // warm-up from the first source, whose levels do not teach the online correction
     // (Executor::learn_sampled_block_levels) as the sampled BFSs' then do.
-    (void)executor->sample_levels(picked.front());
+    executor->warm_up(picked.front());
     for (VertexId source : picked) {
       profiles.push_back(executor->sample_levels(source));
       const VertexId reach = detail::profile_reach(profiles.back());
