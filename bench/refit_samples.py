@@ -6,7 +6,8 @@ The fit is planner/cost_model.cpp's: non-negative least squares of the relative 
 sample's features over its time against 1), dropping the most negative coefficient until none
 is; optionally with every sweep graph weighing the same (--by-graph: each sample weighted by 1 /
 its graph's samples), and with the `discovered` term fitted after the others (--arcs-first:
-calibrate.cpp's way for one_block). It prints the coefficients, the relative error's median / p90
+calibrate.cpp's way for one_block); calibrate.cpp's other fixed terms (cpu_expand's probes,
+dynamic_parallel's one-block terms taken from one_block's fit) are left free here. It prints the coefficients, the relative error's median / p90
 by sweep graph, and for each level log (`abfs run|compare --log X.json`, the plan's, not the
 oracle's) the carried one-block levels' time over the refitted price (median) and the error's
 median / p90: a level's discoveries are the next level's frontier; a dynamic_parallel one-block
@@ -119,6 +120,8 @@ def main():
     parser.add_argument("--by-graph", action="store_true")
     parser.add_argument("--arcs-first", action="store_true")
     args = parser.parse_intermixed_args()
+    if args.logs and args.model != "one_block":
+        raise SystemExit("level logs are priced by one_block's features: leave them out for --model " + args.model)
     samples = load_samples(args.samples, args.model)
     if not samples:
         raise SystemExit(f"{args.samples}: no samples of model {args.model}")
