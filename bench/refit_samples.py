@@ -7,11 +7,12 @@ sample's features over its time against 1), dropping the most negative coefficie
 is; optionally with every sweep graph weighing the same (--by-graph: each sample weighted by 1 /
 its graph's samples), and with the `discovered` term fitted after the others (--arcs-first:
 calibrate.cpp's way for one_block); calibrate.cpp's other fixed terms (cpu_expand's probes,
-dynamic_parallel's one-block terms taken from one_block's fit) are left free here. It prints the coefficients, the relative error's median / p90
-by sweep graph, and for each level log (`abfs run|compare --log X.json`, the plan's, not the
-oracle's) the carried one-block levels' time over the refitted price (median) and the error's
-median / p90: a level's discoveries are the next level's frontier; a dynamic_parallel one-block
-level right after a grid level (the loop's relaunch) is left out.
+dynamic_parallel's one-block terms taken from one_block's fit) are left free here. It prints the
+coefficients, the relative error's median / p90 by sweep graph, and for each level log (`abfs
+run|compare --log X.json`, the plan's, not the oracle's; one_block only) the carried one-block
+levels' time over the refitted price (median) and the error's median / p90: a level's
+discoveries are the next level's frontier; a dynamic_parallel one-block level right after a grid
+level (the loop's relaunch) is left out.
 
 Usage: bench/refit_samples.py SAMPLES.csv[.gz] [--model one_block] [--by-graph] [--arcs-first]
        [LOG.json...]
