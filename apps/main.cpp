@@ -277,8 +277,9 @@ int run_command(const RunArgs& args) {
   }
   std::string names;
   for (const auto& s : plan.strategies()) names += (names.empty() ? "" : ", ") + s;
-  std::printf("device  %s (strategies: %s)\nplan    %s, %s\n", plan.device_name().c_str(), names.c_str(),
-              args.mode.c_str(), plan.decision_source().c_str());
+  std::printf("device  %s (strategies: %s)\nplan    %s, %s\nhost    %.0f MiB of the graph and BFS arrays in 2 MiB pages\n",
+              plan.device_name().c_str(), names.c_str(), args.mode.c_str(), plan.decision_source().c_str(),
+              static_cast<double>(plan.huge_page_bytes()) / (1 << 20));
 
   // Sources: one given (default 0), or K random vertices with at least one out-arc (Graph500).
   std::vector<abfs::VertexId> sources;

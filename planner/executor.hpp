@@ -230,6 +230,8 @@ class Executor {
   void warm_strategies(VertexId source);
   std::vector<std::string> strategy_names() const;
   const GraphStats& stats() const noexcept { return stats_; }
+  /// BfsBuffers::huge_page_bytes of the executor's buffers.
+  std::size_t huge_page_bytes() const noexcept { return buffers_.huge_page_bytes(); }
   GraphStats& stats() noexcept { return stats_; }
   const std::string& decision_source() const noexcept { return decision_source_; }
   bool has_models() const noexcept { return models_ != nullptr; }

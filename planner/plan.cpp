@@ -177,6 +177,7 @@ void Plan::execute(VertexId source, BfsResult& result) { impl_->executor->execut
 std::vector<std::string> Plan::strategies() const { return impl_->executor->strategy_names(); }
 const std::vector<std::string>& Plan::warnings() const { return impl_->warnings; }
 std::string Plan::device_name() const { return impl_->device_name; }
+std::size_t Plan::huge_page_bytes() const { return impl_->executor->huge_page_bytes(); }
 const std::string& Plan::decision_source() const { return impl_->executor->decision_source(); }
 const GraphStats& Plan::graph_stats() const { return impl_->executor->stats(); }
 std::vector<LevelRecord> Plan::predicted_schedule() const { return impl_->executor->predict_profile(); }

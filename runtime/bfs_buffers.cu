@@ -2,6 +2,8 @@
 
 #include "runtime/bfs_buffers.hpp"
 
+#include "runtime/host_pages.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -154,9 +156,19 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
   // serial visit (two random reads).
   parallel_visits_ = std::max<std::int64_t>(kParallelVisits,
                                             static_cast<std::int64_t>(team_wake_us() * kSerialVisitsPerUs));
+  // A BFS's host levels read the CSR and write these arrays at random (use_huge_pages).
+  auto huge = [&](const auto& array) {
+    huge_page_bytes_ += use_huge_pages(array.data(), array.size() * sizeof(array[0]));
+  };
+  huge(graph.csr().row_offsets);
+  huge(graph.csr().column_indices);
+  huge(h_dist);
+  huge(h_parent);
+  huge(h_order);
   if (!use_device) {
     h_visited_pageable_.assign(words, 0);
     h_visited = h_visited_pageable_.data();
+    huge(h_visited_pageable_);
     return;
   }
 
@@ -193,8 +205,13 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
   h_counters = PinnedBuffer<LevelCounters>(1, cudaHostAllocMapped);
   work_done_ = std::make_unique<Event>(cudaEventDisableTiming);
   *h_counters.data() = LevelCounters{};
-  h_visited_pinned_ = PinnedBuffer<std::uint32_t>(words);
+  // A bitmap of 64 pages or more in a huge page of its own (kron:22's: 128); a smaller one is
+  // not worth a pinned 2 MiB.
+  h_visited_pinned_ = words * sizeof(std::uint32_t) >= kHugePageBytes / 8
+                          ? PinnedBuffer<std::uint32_t>(words, InHugePages{})
+                          : PinnedBuffer<std::uint32_t>(words);
   h_visited = h_visited_pinned_.data();
+  huge_page_bytes_ += h_visited_pinned_.huge_page_bytes();
   d_stage_ = DeviceBuffer<std::uint32_t>(3 * n);
   h_stage_ = PinnedBuffer<std::uint32_t>(3 * n);
   d_frontier_bits_ = DeviceBuffer<std::uint32_t>(2 * words);

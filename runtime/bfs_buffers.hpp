@@ -208,6 +208,9 @@ class BfsBuffers {
   BfsBuffers(const Graph& graph, bool use_device, bool checkpoints = false);
 
   const Graph& graph() const noexcept { return graph_; }
+  /// Bytes of the graph's CSR and the host's per-vertex arrays that transparent huge pages back
+  /// (use_huge_pages; 0 where the kernel declined).
+  std::size_t huge_page_bytes() const noexcept { return huge_page_bytes_; }
   bool has_device() const noexcept { return has_device_; }
   VertexId num_vertices() const noexcept { return graph_.num_vertices(); }
   cudaStream_t stream() const noexcept { return stream_ ? stream_->get() : nullptr; }
@@ -321,6 +324,7 @@ class BfsBuffers {
  private:
   Graph graph_;
   bool has_device_ = false;
+  std::size_t huge_page_bytes_ = 0;
   // A BFS's first upload of at most kCapacity visits (count) in one kernel (first_upload).
   template <VertexId kCapacity>
   void upload_fused(VertexId count);

@@ -3,12 +3,15 @@
 // The only code in abfs that allocates or frees device memory or creates streams.
 
 #include "runtime/cuda_check.hpp"
+#include "runtime/host_pages.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -76,12 +79,39 @@ class DeviceBuffer {
   std::size_t size_ = 0;
 };
 
+/// PinnedBuffer's constructor for an array the host reads at random: in transparent huge pages.
+struct InHugePages {};
+
 /// Typed, move-only page-locked host array (cudaHostAlloc), for asynchronous transfers; with
 /// flags = cudaHostAllocMapped, kernels also write it directly (same pointer, unified addressing).
 template <class T>
 class PinnedBuffer {
  public:
   PinnedBuffer() = default;
+  /// Zero-filled, in 2 MiB-aligned memory that use_huge_pages backs with transparent huge pages
+  /// where the kernel gives them, pinned with cudaHostRegister. huge_page_bytes() says how much
+  /// of it huge pages back. @throws OutOfMemory with the bytes requested.
+  PinnedBuffer(std::size_t count, InHugePages) : size_(count) {
+    if (count == 0) return;
+    const std::size_t bytes = (count * sizeof(T) + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+    void* memory = std::aligned_alloc(kHugePageBytes, bytes);
+    if (memory == nullptr) {
+      throw OutOfMemory("host allocation of " + std::to_string(bytes) + " bytes failed", bytes);
+    }
+    huge_page_bytes_ = use_huge_pages(memory, bytes);  // before the first touch: no 4 KiB pages to copy
+    std::memset(memory, 0, bytes);
+    const cudaError_t status = cudaHostRegister(memory, bytes, cudaHostRegisterDefault);
+    if (status != cudaSuccess) {
+      std::free(memory);
+      (void)cudaGetLastError();
+      if (status == cudaErrorMemoryAllocation) {
+        throw OutOfMemory("pinning " + std::to_string(bytes) + " bytes of host memory failed", bytes);
+      }
+      ABFS_CUDA_CHECK(status);
+    }
+    data_ = static_cast<T*>(memory);
+    registered_ = true;
+  }
   /// @throws OutOfMemory with the bytes requested.
   explicit PinnedBuffer(std::size_t count, unsigned int flags = cudaHostAllocDefault) : size_(count) {
     if (count == 0) return;
@@ -94,12 +124,17 @@ class PinnedBuffer {
     ABFS_CUDA_CHECK(status);
   }
   PinnedBuffer(PinnedBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        huge_page_bytes_(std::exchange(other.huge_page_bytes_, 0)),
+        registered_(std::exchange(other.registered_, false)) {}
   PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
     if (this != &other) {
       release();
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
+      huge_page_bytes_ = std::exchange(other.huge_page_bytes_, 0);
+      registered_ = std::exchange(other.registered_, false);
     }
     return *this;
   }
@@ -109,14 +144,23 @@ class PinnedBuffer {
 
   T* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
+  std::size_t huge_page_bytes() const noexcept { return huge_page_bytes_; }
 
  private:
   void release() noexcept {
-    if (data_ != nullptr) ABFS_CUDA_CHECK_NOTHROW(cudaFreeHost(data_));
+    if (data_ != nullptr && registered_) {
+      ABFS_CUDA_CHECK_NOTHROW(cudaHostUnregister(data_));
+      std::free(data_);
+    } else if (data_ != nullptr) {
+      ABFS_CUDA_CHECK_NOTHROW(cudaFreeHost(data_));
+    }
     data_ = nullptr;
+    registered_ = false;
   }
   T* data_ = nullptr;
   std::size_t size_ = 0;
+  std::size_t huge_page_bytes_ = 0;
+  bool registered_ = false;  // InHugePages: aligned_alloc'd and cudaHostRegister'ed
 };
 
 /// Owns a non-blocking CUDA stream.
