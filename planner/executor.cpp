@@ -295,8 +295,10 @@ bool Executor::learn_level_overhead() {
   for (std::size_t k = 1; k < level_overheads_.size(); ++k) {  // [0]: level 0 (learn_first_level)
     decided_overheads_[decided_overheads_seen_++ % kOverheadWindow] = std::max(0.0, level_overheads_[k]);
   }
-  std::array<double, kOverheadWindow> kept = decided_overheads_;
-  const auto count = static_cast<std::ptrdiff_t>(std::min(decided_overheads_seen_, kOverheadWindow));
+  std::array<double, kOverheadWindow + kOverheadPrior> kept{};
+  std::copy(decided_overheads_.begin(), decided_overheads_.end(), kept.begin());
+  auto count = static_cast<std::ptrdiff_t>(std::min(decided_overheads_seen_, kOverheadWindow));
+  for (; count < static_cast<std::ptrdiff_t>(kOverheadPrior); ++count) kept[count] = models_->level_overhead_us;
   const auto lower_median = kept.begin() + (count - 1) / 2;
   std::nth_element(kept.begin(), lower_median, kept.begin() + count);
   const double before = level_overhead_us();
@@ -728,8 +730,9 @@ double Executor::conversion_us(const strategies::Strategy& s, Place from, const 
 
 double Executor::predict_level_us(std::size_t slot, const strategies::CostFeatures& f, EdgeOffset frontier_edges,
                                   int group) const {
-  return (strategy_models_[slot].predict(f) + level_overhead_us()) *
-         correction_at(slot, frontier_edges, group);
+  return std::max(0.0, (strategy_models_[slot].predict(f) + models_->level_overhead_us) *
+                               correction_at(slot, frontier_edges, group) +
+                           level_overhead_excess_us());
 }
 
 double RunLookahead::to_go(std::size_t level) const {
@@ -1757,11 +1760,16 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const double measured_extra =
         level == 0 && models_ != nullptr ? std::max(0.0, record.executor_us - level_overhead_us()) : 0.0;
     if (level == 0) learn_first_level(measured_extra);
+    // A decided level's correction learns what it scales (predict_level_us): the learned
+    // overhead's excess over calibration's comes off the price and the time alike.
+    const double excess = models_ != nullptr && !host_run_priced ? level_overhead_excess_us() : 0.0;
     auto learn_level = [&](double measured_us) {
       const double predicted_us = record.predicted_us - extra - (host_run_priced ? level_overhead_us() : 0.0);
       const double strategy_us =
           std::max(0.0, measured_us - measured_extra - (host_run_priced ? record.executor_us : 0.0));
-      observe(&strategy, state.frontier_edges, group, predicted_us / surprise, strategy_us);
+      const double scaled_us = predicted_us / surprise - excess;
+      observe(&strategy, state.frontier_edges, group, scaled_us,
+              std::max(strategy_us - excess, scaled_us / 8.0));  // a correction's floor: 1/8
       if (choice.priced) note_surprise(slot, predicted_us, strategy_us);
     };
 

@@ -505,7 +505,7 @@ class Executor {
   }
   const Resolved& model_of(const strategies::Strategy* s) const;
   // A level's predicted time by s (executor overhead and the online correction of its group
-  // included).
+  // included): (model + calibration's overhead) x correction + level_overhead_excess_us().
   // slot: the strategy's index in strategies_.
   double predict_level_us(std::size_t slot, const strategies::CostFeatures& f, EdgeOffset frontier_edges,
                           int group) const;
@@ -933,13 +933,26 @@ class Executor {
   // more decided levels looked cheaper than it ran (soc-Slashdot0902's one_block at level 0,
   // then privatized_queue, then dynamic_parallel: 0.16-0.19 ms, priced 5 us under
   // dynamic_parallel's run, which takes 0.14-0.16).
+  // Until kOverheadPrior levels are seen, calibration's value stands in for the missing ones:
+  // rome99's first BFS had one decided level after level 0, a hand-over at level 10 whose
+  // decision took 5.5 us on cold code (1.3-2.2 at the levels of other BFSs), and that one level
+  // made every later decided level's price 5.5 (H100, 2026-11-27).
   static constexpr std::size_t kOverheadWindow = 32;
+  static constexpr std::size_t kOverheadPrior = 3;
   std::array<double, kOverheadWindow> decided_overheads_{};
   std::size_t decided_overheads_seen_ = 0;  // levels observed, of which the last kOverheadWindow are kept
   double decided_overhead_us_ = -1.0;       // negative: none observed yet
   double level_overhead_us() const {
     return decided_overhead_us_ >= 0.0 ? decided_overhead_us_ : models_->level_overhead_us;
   }
+  // level_overhead_us beyond calibration's: a decided level's price adds it unscaled, after the
+  // online correction scales the model and calibration's overhead (predict_level_us). Scaled
+  // with the rest, it was counted by a class's factor learned against calibration's 0.41 us:
+  // rome99's host level 0 (model ~0, a factor of ~3 learned in the first BFS) was priced
+  // (0 + 5.5) x 3 + 1.9 = 18.1 us after taking 2.7 with the executor's part, and from then on
+  // every BFS of that process ran one_block from level 0 (0.124-0.157 ms, forced cpu_expand
+  // 0.098; H100, 2026-11-27).
+  double level_overhead_excess_us() const { return level_overhead_us() - models_->level_overhead_us; }
   // Adds the last BFS's decided levels after level 0 (level_overheads_) to the window; returns
   // whether level_overhead_us() moved.
   bool learn_level_overhead();
