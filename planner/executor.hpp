@@ -240,6 +240,10 @@ class Executor {
   /// Median over the last execute's host-driven levels of the executor's own time per level
   /// (level wall time minus the strategy's run and the conversion).
   double last_level_overhead_us() const;
+  /// The executor's own time a decided level after level 0 is priced with: the lower median of
+  /// the last 32 such levels of the BFSs that teach, calibration's executor_level_us standing in
+  /// for the missing ones until three are seen (ModelSet::level_overhead_us before any).
+  double decided_overhead_us() const { return level_overhead_us(); }
 
  private:
   // Why the cost models chose: formatted into the level's reason only after the BFS is timed.

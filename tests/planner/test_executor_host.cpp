@@ -277,6 +277,49 @@ TEST_CASE("a BFS's first level is priced with the executor's first-decision time
   }
 }
 
+TEST_CASE("a decided level's price adds the executor's overhead beyond calibration's unscaled, learned from three levels on") {
+  // A star (one decided level after level 0) and a path of 32 vertices (31), every level decided
+  // (no host runs). cpu_expand's model and calibration's overhead are 0, so a decided level's
+  // price is the learned overhead beyond calibration's alone, whatever factor the online
+  // correction learned (it scales the model and calibration's overhead only).
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+  for (abfs::VertexId leaf = 1; leaf <= 8; ++leaf) arcs.emplace_back(0, leaf);
+  for (abfs::VertexId v = 9; v + 1 < 41; ++v) arcs.emplace_back(v, v + 1);
+  const abfs::Graph g = abfs::test::make_graph(41, arcs, false);
+  abfs::detail::Executor executor(g, host_only(), false);
+  executor.set_host_runs(false);
+  // A BFS has run, so the next ones teach; no sampled profile, so that every level after level
+  // 0 is decided by the models (a profile's stay test would price host levels as carried).
+  (void)executor.sample_levels(9);
+  auto models = hundredfold_too_fast_models(g, 0.0);
+  models->level_overhead_us = 0.0;
+  executor.set_models(models, "test");
+  abfs::BfsResult star, again, path;
+  executor.execute(0, star);
+  abfs::test::check_bfs(g, 0, star);
+  REQUIRE(star.levels.size() == 2);
+  REQUIRE(star.levels[1].executor_us > 0.0);
+  CHECK(executor.decided_overhead_us() == 0.0);  // one decided level seen: calibration's stands
+  executor.execute(0, again);
+  REQUIRE(again.levels.size() == 2);
+  REQUIRE(again.levels[1].executor_us > 0.0);
+  // Two: the lower median of them and calibration's, the smaller of them.
+  CHECK(executor.decided_overhead_us() ==
+        doctest::Approx(std::min(star.levels[1].executor_us, again.levels[1].executor_us)));
+  executor.execute(9, path);
+  for (int bfs = 0; bfs < 2; ++bfs) {
+    const double priced_us = executor.decided_overhead_us();
+    REQUIRE(priced_us > 0.0);
+    executor.execute(9, path);
+    abfs::test::check_bfs(g, 9, path);
+    REQUIRE(path.levels.size() == 32);
+    for (std::size_t k = 1; k < path.levels.size(); ++k) {
+      INFO("level " << k << " measured " << path.levels[k].time_us << " us");
+      CHECK(path.levels[k].predicted_us == doctest::Approx(priced_us));
+    }
+  }
+}
+
 TEST_CASE("the frontier after level 0 is read from the source's neighbours") {
   using abfs::detail::source_next_frontier;
   // 0 -> 1, 2, 3 and a self-loop 0 -> 0 (kept); 1 -> 2; 2 -> 0, 1, 3; 3 has no arcs.
