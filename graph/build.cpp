@@ -3,6 +3,8 @@
 
 #include "graph/build.hpp"
 
+#include "graph/host_pages.hpp"
+
 #include <algorithm>
 #include <cstddef>
 
@@ -29,7 +31,10 @@ Csr build_csr(VertexId num_vertices, const EdgeList& edges, const BuildOptions& 
   const bool add_reverse = options.add_reverse;
 
   // counts[v] = out-degree of v before dedup; scanned into offsets (|V|+1 entries).
-  std::vector<EdgeOffset> offsets(static_cast<std::size_t>(num_vertices) + 1, 0);
+  // The CSR's arrays in huge pages from their first write (resize_in_huge_pages): BFS host
+  // levels read them at random.
+  std::vector<EdgeOffset> offsets;
+  resize_in_huge_pages(offsets, static_cast<std::size_t>(num_vertices) + 1);
   EdgeOffset* counts = offsets.data();
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < m; ++i) {
@@ -40,7 +45,7 @@ Csr build_csr(VertexId num_vertices, const EdgeList& edges, const BuildOptions& 
   exclusive_scan_in_place(offsets);
 
   Csr csr;
-  csr.column_indices.resize(offsets[num_vertices]);
+  resize_in_huge_pages(csr.column_indices, offsets[num_vertices]);
   std::vector<EdgeOffset> cursor(offsets.begin(), offsets.end() - 1);
   VertexId* col = csr.column_indices.data();
   EdgeOffset* cur = cursor.data();
@@ -61,7 +66,8 @@ Csr build_csr(VertexId num_vertices, const EdgeList& edges, const BuildOptions& 
 void finalize_adjacency(Csr& csr, bool drop_self_loops, bool drop_duplicate_edges) {
   const std::int64_t n = static_cast<std::int64_t>(csr.row_offsets.size()) - 1;
   if (n <= 0) return;
-  std::vector<EdgeOffset> new_degree(static_cast<std::size_t>(n) + 1, 0);
+  std::vector<EdgeOffset> new_degree;  // the row offsets if anything is removed
+  resize_in_huge_pages(new_degree, static_cast<std::size_t>(n) + 1);
   VertexId* col = csr.column_indices.data();
   const EdgeOffset* row = csr.row_offsets.data();
 #pragma omp parallel for schedule(dynamic, 1024)
@@ -79,7 +85,8 @@ void finalize_adjacency(Csr& csr, bool drop_self_loops, bool drop_duplicate_edge
   if (new_degree[static_cast<std::size_t>(n)] == csr.row_offsets[static_cast<std::size_t>(n)]) {
     return;  // nothing removed
   }
-  std::vector<VertexId> compacted(new_degree[static_cast<std::size_t>(n)]);
+  std::vector<VertexId> compacted;
+  resize_in_huge_pages(compacted, new_degree[static_cast<std::size_t>(n)]);
 #pragma omp parallel for schedule(dynamic, 1024)
   for (std::int64_t v = 0; v < n; ++v) {
     const auto count = new_degree[static_cast<std::size_t>(v) + 1] - new_degree[static_cast<std::size_t>(v)];

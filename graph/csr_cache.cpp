@@ -5,6 +5,7 @@
 #include "graph/loaders.hpp"
 
 #include "graph/build.hpp"
+#include "graph/host_pages.hpp"
 
 #include <abfs/error.hpp>
 
@@ -96,8 +97,9 @@ Graph read_csr_cache(const std::string& path, const std::string& name) {
   }
   std::fseek(f.get(), sizeof(CacheHeader), SEEK_SET);
   Csr csr;
-  csr.row_offsets.resize(header.num_vertices + 1);
-  csr.column_indices.resize(header.num_edges);
+  // In huge pages from their first write (resize_in_huge_pages): BFS host levels read them at random.
+  resize_in_huge_pages(csr.row_offsets, header.num_vertices + 1);
+  resize_in_huge_pages(csr.column_indices, header.num_edges);
   if (std::fread(csr.row_offsets.data(), sizeof(EdgeOffset), csr.row_offsets.size(), f.get()) !=
           csr.row_offsets.size() ||
       std::fread(csr.column_indices.data(), sizeof(VertexId), csr.column_indices.size(), f.get()) !=

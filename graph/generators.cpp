@@ -5,6 +5,7 @@
 #include <abfs/graph.hpp>
 
 #include "graph/build.hpp"
+#include "graph/host_pages.hpp"
 
 #include <string>
 
@@ -79,8 +80,8 @@ Graph generate_uniform(VertexId num_vertices, int out_degree, std::uint64_t seed
   const std::uint64_t n = num_vertices;
   const std::uint64_t d = n > 1 ? static_cast<std::uint64_t>(out_degree) : 0;  // no self-loops possible
   Csr csr;
-  csr.row_offsets.resize(n + 1);
-  csr.column_indices.resize(n * d);
+  detail::resize_in_huge_pages(csr.row_offsets, n + 1);  // BFS host levels read the CSR at random
+  detail::resize_in_huge_pages(csr.column_indices, n * d);
   const auto count = static_cast<std::int64_t>(n);
 #pragma omp parallel for schedule(static)
   for (std::int64_t v = 0; v <= count; ++v) csr.row_offsets[v] = static_cast<EdgeOffset>(v) * d;

@@ -3,7 +3,7 @@
 // The only code in abfs that allocates or frees device memory or creates streams.
 
 #include "runtime/cuda_check.hpp"
-#include "runtime/host_pages.hpp"
+#include "graph/host_pages.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -98,8 +98,9 @@ class PinnedBuffer {
     if (memory == nullptr) {
       throw OutOfMemory("host allocation of " + std::to_string(bytes) + " bytes failed", bytes);
     }
-    huge_page_bytes_ = use_huge_pages(memory, bytes);  // before the first touch: no 4 KiB pages to copy
+    advise_huge_pages(memory, bytes);  // before the first write, which faults in huge pages
     std::memset(memory, 0, bytes);
+    huge_page_bytes_ = use_huge_pages(memory, bytes);
     const cudaError_t status = cudaHostRegister(memory, bytes, cudaHostRegisterDefault);
     if (status != cudaSuccess) {
       std::free(memory);

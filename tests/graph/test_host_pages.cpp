@@ -1,7 +1,8 @@
-#include "runtime/host_pages.hpp"
+#include "graph/host_pages.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -59,4 +60,25 @@ TEST_CASE("use_huge_pages backs whole aligned 2 MiB blocks, keeps the contents, 
   std::vector<std::uint32_t> small(kHugePageBytes / 2 / sizeof(std::uint32_t), 1u);
   CHECK(use_huge_pages(small.data() + 1, small.size() * sizeof(std::uint32_t) - 4) == 0);  // no whole block
   CHECK(use_huge_pages(nullptr, bytes) == 0);
+}
+
+TEST_CASE("resize_in_huge_pages sizes an empty array to zeros in huge pages from its first write") {
+  using abfs::detail::kHugePageBytes;
+  std::vector<std::uint64_t> array;
+  const std::size_t n = 5 * kHugePageBytes / sizeof(std::uint64_t) + 3;
+  const std::size_t backed = abfs::detail::resize_in_huge_pages(array, n);
+  REQUIRE(array.size() == n);
+  CHECK(std::all_of(array.begin(), array.end(), [](std::uint64_t x) { return x == 0; }));
+  CHECK(backed % kHugePageBytes == 0);
+  CHECK(backed <= n * sizeof(std::uint64_t));
+  if (backed > 0) {
+    const auto first = (reinterpret_cast<std::uintptr_t>(array.data()) + kHugePageBytes - 1) / kHugePageBytes *
+                       kHugePageBytes;
+    CHECK(anon_huge_kb(reinterpret_cast<const void*>(first)) >= static_cast<long>(kHugePageBytes / 1024));
+  } else {
+    MESSAGE("the kernel declined huge pages here: only the contents checked");
+  }
+  std::vector<std::uint32_t> tiny;
+  CHECK(abfs::detail::resize_in_huge_pages(tiny, 10) == 0);  // no whole block
+  CHECK(tiny == std::vector<std::uint32_t>(10, 0u));
 }
