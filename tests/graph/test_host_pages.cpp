@@ -35,6 +35,17 @@ long anon_huge_kb(const void* address) {
   return -1;
 }
 
+// Where blocks were reported backed, the kernel's own account of the first whole block of data.
+void check_first_block_huge(const void* data, std::size_t backed) {
+  using abfs::detail::kHugePageBytes;
+  if (backed == 0) {
+    MESSAGE("the kernel declined huge pages here (THP disabled or no MADV_COLLAPSE): only the contents checked");
+    return;
+  }
+  const auto first = (reinterpret_cast<std::uintptr_t>(data) + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  CHECK(anon_huge_kb(reinterpret_cast<const void*>(first)) >= static_cast<long>(kHugePageBytes / 1024));
+}
+
 }  // namespace
 
 TEST_CASE("use_huge_pages backs whole aligned 2 MiB blocks, keeps the contents, and declines the rest") {
@@ -49,14 +60,7 @@ TEST_CASE("use_huge_pages backs whole aligned 2 MiB blocks, keeps the contents, 
   bool kept = true;
   for (std::size_t i = 0; i < words.size(); ++i) kept = kept && words[i] == 7u + static_cast<std::uint32_t>(i);
   CHECK(kept);
-  if (backed > 0) {
-    // The kernel says what backs the first whole block.
-    const auto first = (reinterpret_cast<std::uintptr_t>(words.data()) + kHugePageBytes - 1) / kHugePageBytes *
-                       kHugePageBytes;
-    CHECK(anon_huge_kb(reinterpret_cast<const void*>(first)) >= static_cast<long>(kHugePageBytes / 1024));
-  } else {
-    MESSAGE("the kernel declined huge pages here (THP disabled or no MADV_COLLAPSE): only the contents checked");
-  }
+  check_first_block_huge(words.data(), backed);
   std::vector<std::uint32_t> small(kHugePageBytes / 2 / sizeof(std::uint32_t), 1u);
   CHECK(use_huge_pages(small.data() + 1, small.size() * sizeof(std::uint32_t) - 4) == 0);  // no whole block
   CHECK(use_huge_pages(nullptr, bytes) == 0);
@@ -71,13 +75,7 @@ TEST_CASE("resize_in_huge_pages sizes an empty array to zeros in huge pages from
   CHECK(std::all_of(array.begin(), array.end(), [](std::uint64_t x) { return x == 0; }));
   CHECK(backed % kHugePageBytes == 0);
   CHECK(backed <= n * sizeof(std::uint64_t));
-  if (backed > 0) {
-    const auto first = (reinterpret_cast<std::uintptr_t>(array.data()) + kHugePageBytes - 1) / kHugePageBytes *
-                       kHugePageBytes;
-    CHECK(anon_huge_kb(reinterpret_cast<const void*>(first)) >= static_cast<long>(kHugePageBytes / 1024));
-  } else {
-    MESSAGE("the kernel declined huge pages here: only the contents checked");
-  }
+  check_first_block_huge(array.data(), backed);
   std::vector<std::uint32_t> tiny;
   CHECK(abfs::detail::resize_in_huge_pages(tiny, 10) == 0);  // no whole block
   CHECK(tiny == std::vector<std::uint32_t>(10, 0u));
