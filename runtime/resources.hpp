@@ -2,8 +2,8 @@
 // RAII owners of CUDA resources: device buffers, pinned host buffers, streams and events.
 // The only code in abfs that allocates or frees device memory or creates streams.
 
-#include "runtime/cuda_check.hpp"
 #include "graph/host_pages.hpp"
+#include "runtime/cuda_check.hpp"
 
 #include <cuda_runtime_api.h>
 
