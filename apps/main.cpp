@@ -44,12 +44,14 @@ struct RunArgs {
   std::string wisdom_file;
   bool no_calibrate = false;
   bool no_online_correction = false;
+  int rehearsals = abfs::PlanOptions{}.rehearsals;
 };
 
 // The plan options every subcommand takes from the shared flags.
 void apply_plan_flags(const RunArgs& args, abfs::PlanOptions& options) {
   options.missing_wisdom = args.no_calibrate ? abfs::MissingWisdom::Rule : abfs::MissingWisdom::Calibrate;
   options.online_correction = !args.no_online_correction;
+  options.rehearsals = args.rehearsals;
 }
 
 std::string executable_dir() {
@@ -270,15 +272,18 @@ int run_command(const RunArgs& args) {
   options.rule.cpu_max_frontier_edges = args.threshold;
   options.rule.block_loop_for_small = !args.small_on_host;
   WisdomStore store(args.wisdom_file);
+  const auto planning = std::chrono::steady_clock::now();
   abfs::Plan plan = plan_or_host(g, store.wisdom, options);
+  const double plan_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - planning).count();
   for (const auto& w : plan.warnings()) std::fprintf(stderr, "abfs: warning: %s\n", w.c_str());
   if (const std::string saved = store.save_if_changed(options.device); !saved.empty()) {
     std::fprintf(stderr, "abfs: wisdom saved to %s\n", saved.c_str());
   }
   std::string names;
   for (const auto& s : plan.strategies()) names += (names.empty() ? "" : ", ") + s;
-  std::printf("device  %s (strategies: %s)\nplan    %s, %s\nhost    %.0f MiB of the graph and BFS arrays in 2 MiB pages\n",
-              plan.device_name().c_str(), names.c_str(), args.mode.c_str(), plan.decision_source().c_str(),
+  std::printf("device  %s (strategies: %s)\nplan    %s, %s; built in %.1f ms\n"
+              "host    %.0f MiB of the graph and BFS arrays in 2 MiB pages\n",
+              plan.device_name().c_str(), names.c_str(), args.mode.c_str(), plan.decision_source().c_str(), plan_ms,
               static_cast<double>(plan.huge_page_bytes()) / (1 << 20));
 
   // Sources: one given (default 0), or K random vertices with at least one out-arc (Graph500).
@@ -397,13 +402,16 @@ int plan_command(const RunArgs& args, bool reasons) {
   if (options.flags == abfs::PlanFlags::Exhaustive) throw abfs::InvalidArgument("abfs plan: --mode exhaustive runs BFS; use abfs run");
   apply_plan_flags(args, options);
   WisdomStore store(args.wisdom_file);
+  const auto planning = std::chrono::steady_clock::now();
   abfs::Plan plan = plan_or_host(g, store.wisdom, options);
+  const double plan_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - planning).count();
   for (const auto& w : plan.warnings()) std::fprintf(stderr, "abfs: warning: %s\n", w.c_str());
   if (const std::string saved = store.save_if_changed(options.device); !saved.empty()) {
     std::fprintf(stderr, "abfs: wisdom saved to %s\n", saved.c_str());
   }
   const abfs::GraphStats& stats = plan.graph_stats();
-  std::printf("device  %s\nplan    %s, %s\n", plan.device_name().c_str(), args.mode.c_str(), plan.decision_source().c_str());
+  std::printf("device  %s\nplan    %s, %s; built in %.1f ms\n", plan.device_name().c_str(), args.mode.c_str(),
+              plan.decision_source().c_str(), plan_ms);
   // The executor's profile holds one assumed level past the sampled BFS's end.
   std::printf("sample  BFS from %u: %zu levels, widest frontier %u vertices\n", stats.sampled_source,
               stats.sampled_levels.empty() ? std::size_t{0} : stats.sampled_levels.size() - 1,
@@ -711,6 +719,11 @@ int main(int argc, char** argv) {
                   "when no wisdom matches this device, decide by the built-in rule instead of calibrating");
     cmd->add_flag("--no-online-correction", a.no_online_correction,
                   "decide by the calibrated models alone (default: correct them by what this run measured)");
+    cmd->add_option("--rehearsals", a.rehearsals,
+                    "BFSs the plan runs from its sampled sources before the first of yours, so that its corrections "
+                    "learn first (cost-model plans)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     cmd->add_flag("--symmetrize", a.symmetrize, "add reverse arcs (default: keep the file's directedness)");
     cmd->add_flag("--keep-self-loops", a.keep_self_loops, "keep self-loops (default: dropped)");
     cmd->add_flag("--keep-duplicates", a.keep_duplicates, "keep duplicate edges (default: dropped)");

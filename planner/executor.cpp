@@ -155,6 +155,8 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
   decided_overheads_seen_ = 0;
   decided_overhead_us_ = -1.0;
   past_first_bfs_ = warmed_;
+  first_level_idle_.assign(strategies_.size(), kExploreAfter);
+  bfs_since_explored_ = kExploreAfter;
   observations_.clear();
   learn_warm_uploads();
   learn_sampled_block_levels();
@@ -1438,6 +1440,17 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   }
   rank_candidates(candidates.data(), candidates.data() + count);
   Choice choice;
+  if (explore_first_level_ && state.level == 0) {
+    const double within = (1.0 + kExploreWithin) * candidates[0].score();
+    for (std::size_t k = 1; k < count && candidates[k].score() <= within; ++k) {
+      if (first_level_idle_[correction_slot(candidates[k].strategy)] < kExploreAfter) continue;
+      choice.explore_bonus_us = within - candidates[k].score();
+      choice.model_reason.explored_over = candidates[0].strategy->name();
+      std::rotate(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(k),
+                  candidates.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+      break;
+    }
+  }
   const Candidate& best = candidates[0];
   choice.strategy = best.strategy;
   choice.predicted_us = best.level_us;
@@ -1479,7 +1492,10 @@ std::string Executor::format_reason(const ModelReason& why) {
     return text;
   }
   for (int k = 0; k < kReasonCandidates && why.name[k] != nullptr; ++k) {
-    std::snprintf(text, sizeof text, "%s%s %.1f us", k == 0 ? "cheapest: " : " < ", why.name[k], why.us[k]);
+    const bool explored = why.explored_over != nullptr;
+    std::snprintf(text, sizeof text, "%s%s %.1f us",
+                  k == 0 ? (explored ? "explored: " : "cheapest: ") : (k == 1 && explored ? "; the cheapest " : " < "),
+                  why.name[k], why.us[k]);
     reason += text;
     if (why.surprise[k] > 1.0) {
       std::snprintf(text, sizeof text, " (x%.1f: slower than priced earlier in this BFS)", why.surprise[k]);
@@ -1494,6 +1510,11 @@ std::string Executor::format_reason(const ModelReason& why) {
       std::snprintf(text, sizeof text, " then %.1f us", why.future_us[k]);
       reason += text;
     }
+  }
+  if (why.explored_over != nullptr) {
+    std::snprintf(text, sizeof text, "; no BFS of the last %d started with %s, priced within %.0f%% of the cheapest",
+                  kExploreAfter, why.name[0], 100.0 * kExploreWithin);
+    reason += text;
   }
   if (why.left_out != nullptr) {
     std::snprintf(text, sizeof text, "; %s left out: its run handed back here", why.left_out);
@@ -1556,9 +1577,32 @@ void Executor::execute(VertexId source, BfsResult& result) {
   }
 }
 
+void Executor::note_first_level(const Choice& choice) {
+  for (int& idle : first_level_idle_) ++idle;
+  bfs_since_explored_ = choice.explore_bonus_us > 0.0 ? 0 : bfs_since_explored_ + 1;
+  const std::size_t slot = correction_slot(choice.strategy);
+  if (slot < first_level_idle_.size()) first_level_idle_[slot] = 0;
+  // An explored host run stays while its prices are within the allowance of leaving.
+  if (choice.explore_bonus_us > 0.0 && choice.strategy == host_strategy_) {
+    for (auto& shifts : host_leave_shift_) shifts.fill(choice.explore_bonus_us);
+  }
+}
+
 void Executor::warm_up(VertexId source) {
   BfsResult scratch;
   execute_levels(source, scratch);
+}
+
+void Executor::rehearse(VertexId source, bool explore) {
+  BfsResult scratch;
+  rehearsal_explores_ = explore;
+  try {
+    execute(source, scratch);
+  } catch (...) {
+    rehearsal_explores_ = false;
+    throw;
+  }
+  rehearsal_explores_ = false;
 }
 
 std::vector<LevelShape> Executor::sample_levels(VertexId source) {
@@ -1649,7 +1693,12 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     outgrow_profile(end, level);
     const strategies::FrontierState state =
         frontier_state(level, end - begin, end, frontier_edges, edges_out_of_reached, placement);
+    explore_first_level_ = level == 0 && models_ != nullptr && forced_ == nullptr && schedule_.empty() && !warming_ &&
+                           options_.online_correction && options_.flags != PlanFlags::Exhaustive &&
+                           (rehearsal_explores_ || bfs_since_explored_ >= kExploreAfter);
     const Choice choice = choose(state, placement);
+    if (explore_first_level_) note_first_level(choice);
+    explore_first_level_ = false;
     strategies::Strategy& strategy = *choice.strategy;
     if (&strategy == host_strategy_ && placement.location == Location::Host && level > 0) {
       shift_host_leave(choice, state.frontier_vertices, frontier_edges, strategies::expected_discovered(state, stats_),

@@ -221,6 +221,10 @@ class Executor {
   /// executor's first BFS runs with the device's caches cold, and sample_levels learns from the
   /// BFSs after it (learn_sampled_block_levels).
   void warm_up(VertexId source);
+  /// One BFS from source as execute runs it (after set_models: the online corrections learn from
+  /// it), its result dropped: PlanOptions::rehearsals. explore: its level 0 may explore whatever
+  /// BFS explored last (kExploreAfter).
+  void rehearse(VertexId source, bool explore);
   /// One untimed BFS from source that runs the strategies in turn, level by level (the device's
   /// first), so that each pays its first launch in this process here and not in a caller's BFS:
   /// in a fresh process the main job's first privatized_queue level took 2.8 ms of host time
@@ -263,6 +267,7 @@ class Executor {
     VertexId persist_frontiers[3] = {};
     VertexId profile_next = 0;
     const char* left_out = nullptr;  // a strategy not priced: its run handed back at this level
+    const char* explored_over = nullptr;  // the cheapest, where name[0] was explored instead
   };
   static std::string format_reason(const ModelReason& why);
   struct Choice {
@@ -278,6 +283,8 @@ class Executor {
     // candidate (scores: the level, its conversion, what it carries, the cost to go), for
     // host_leave_shift_.
     double stay_margin_us = std::numeric_limits<double>::quiet_NaN();
+    // Explored instead of the cheapest (explore_first_level_): the allowance it was given, us.
+    double explore_bonus_us = 0.0;
     bool priced = false;           // predicted_us and predicted_conversion_us are the models'
     bool persistence = false;      // priced by persistence: a run goes without a hand-back table
     bool deferred_reason = false;  // reason is empty; model_reason holds it
@@ -560,6 +567,27 @@ class Executor {
   // was kStaySkipMargin times its level's price (run_on_host).
   static constexpr int kStaySkipLevels = 3;
   static constexpr double kStaySkipMargin = 4.0;
+  // Exploration at level 0, where a BFS's route is set. A class of levels is corrected only by
+  // the levels a plan runs, so a route priced a little over the best after one slow BFS was
+  // never run again: rome99's host route, priced 126.8 us after the plan's first BFSs against
+  // one_block's 117.5, where it then took 60-90 (all 16 BFSs of a process ran one_block at
+  // 0.12-0.15 ms, the host's 0.05-0.09; H100, 2026-11-27). So where no BFS of the last
+  // kExploreAfter explored, a candidate none of them started with, priced within
+  // kExploreWithin of the cheapest, runs instead (the cheapest of such), and a host run so
+  // started stays while it is within that allowance of the profile's way off the host
+  // (host_leave_shift_). Its cost is at most the allowance, where the prices are right, once
+  // in kExploreAfter BFSs. The plan's middle rehearsals (PlanOptions::rehearsals) explore
+  // whatever the last BFS explored, so that the caller's BFSs start with the alternatives seen.
+  // Exploring each candidate every 8 BFSs, 2-6 of 17 explored on 11 of 12 graphs (H100,
+  // 2026-11-27). Not for forced, scheduled or warming BFSs, nor without the online correction
+  // (nothing would learn from it).
+  static constexpr int kExploreAfter = 16;
+  static constexpr double kExploreWithin = 0.10;
+  std::vector<int> first_level_idle_;  // per strategy: BFSs since one started with it
+  int bfs_since_explored_ = kExploreAfter;
+  bool rehearsal_explores_ = false;    // rehearse(source, true) is running
+  bool explore_first_level_ = false;   // this decision may explore (execute_levels, level 0)
+  void note_first_level(const Choice& choice);
   std::vector<double> surprise_;
   void note_surprise(std::size_t slot, double predicted_us, double measured_us);  // slot: correction_slot
   double surprise_at(std::size_t slot) const { return slot < surprise_.size() ? surprise_[slot] : 1.0; }

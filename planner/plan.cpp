@@ -155,6 +155,14 @@ struct Plan::Impl {
     }
     executor->set_models(models, model_decisions ? source : (options.strategy != "auto" ? "forced; predictions from " + source
                                                                                         : "schedule; predictions from " + source));
+    // Rehearsals (PlanOptions::rehearsals): the corrections learn here, not in the caller's
+    // first BFSs; the first and the last run the cheapest routes, those between explore.
+    // Not for the oracle, whose BFSs time every strategy at every level.
+    if (model_decisions && options.flags != PlanFlags::Exhaustive) {
+      for (int k = 0; k < options.rehearsals; ++k) {
+        executor->rehearse(sources[static_cast<std::size_t>(k) % sources.size()], k > 0 && k + 1 < options.rehearsals);
+      }
+    }
   }
   std::unique_ptr<detail::Executor> executor;
   std::vector<std::string> warnings;
@@ -184,6 +192,7 @@ std::vector<LevelRecord> Plan::predicted_schedule() const { return impl_->execut
 
 Plan plan_bfs(const Graph& graph, Wisdom& wisdom, const PlanOptions& options) {
   ABFS_EXPECTS(options.device >= 0, "device ordinal must be non-negative");
+  ABFS_EXPECTS(options.rehearsals >= 0, "rehearsals must be non-negative");
   return Plan(std::make_unique<Plan::Impl>(graph, wisdom, options));
 }
 

@@ -102,6 +102,15 @@ struct PlanOptions {
   /// device level right after an upload whose strategy has not run one yet takes the factor of
   /// all strategies' such levels. false: the calibrated models alone.
   bool online_correction = true;
+  /// Cost-model plans (Estimate, Measure, WisdomOnly; not Exhaustive): BFSs the plan runs from
+  /// its sampled sources once its models are set, their results dropped, so that the online
+  /// corrections learn before the caller's first BFS instead of during it. Without them a
+  /// plan's first one or two BFSs ran other routes while learning (ca-AstroPh-lcc 144-155 us
+  /// against 127-133 after; H100, 2026-11-27). The first and the last take the cheapest
+  /// routes; those between start with a candidate priced within 10% of the cheapest, where one
+  /// is, so that its levels are corrected too (a BFS explores so at most once in 16 after
+  /// them). Each costs one BFS of plan construction. 0: none.
+  int rehearsals = 4;
 };
 
 /// A reusable BFS plan for one graph. Move-only. Not thread-safe: one execute at a time.
@@ -123,7 +132,8 @@ class Plan {
   /// Name of the device in use, or "host only".
   std::string device_name() const;
   /// Bytes of the graph's CSR and the plan's per-vertex host arrays backed by 2 MiB transparent
-  /// huge pages (madvise MADV_COLLAPSE, Linux 6.1+): fewer TLB misses in the BFS's host levels.
+  /// huge pages (madvise MADV_HUGEPAGE before their first write, MADV_COLLAPSE for a CSR built
+  /// elsewhere; Linux 6.1+): fewer TLB misses in the BFS's host levels.
   /// 0 where the kernel declined (THP disabled, or no memory to compact); the BFS runs the same.
   std::size_t huge_page_bytes() const;
   /// Where the per-level decisions come from: "wisdom for <device> (calibrated <date>)",

@@ -14,6 +14,8 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <regex>
 #include <set>
 
 namespace {
@@ -42,18 +44,26 @@ abfs::Plan plan_for(const abfs::Graph& g, const Mode& mode) {
   return abfs::plan_bfs(g, mode.rule ? none : device_wisdom(), options);
 }
 
-/// One BFS from vertex 0 of g by a plan on wisdom, with the online correction off and then on:
-/// the median of log(time / price) over the levels `counted(levels, i)` selects (time and price
-/// positive), {off, on}. REQUIREs at least at_least such levels in each BFS (`missing` says which
-/// case did not arise otherwise); every result is checked.
+/// Plans with the online correction off and then on, neither rehearsing (PlanOptions::rehearsals):
+/// the first BFS after planning is the one priced by what the plan learned before it.
+std::array<abfs::PlanOptions, 2> correction_off_then_on() {
+  std::array<abfs::PlanOptions, 2> plans;
+  plans[0].online_correction = false;
+  plans[0].rehearsals = plans[1].rehearsals = 0;
+  return plans;
+}
+
+/// One BFS from vertex 0 of g by each of two plans on wisdom: the median of log(time / price)
+/// over the levels `counted(levels, i)` selects (time and price positive), one per plan.
+/// REQUIREs at least at_least such levels in each BFS (`missing` says which case did not arise
+/// otherwise); every result is checked.
 template <class Counted>
 std::array<double, 2> first_bfs_log_ratios(const abfs::Graph& g, abfs::Wisdom& wisdom, std::size_t at_least,
-                                           const char* missing, Counted counted) {
+                                           const char* missing, Counted counted,
+                                           const std::array<abfs::PlanOptions, 2>& plans = correction_off_then_on()) {
   std::array<double, 2> medians{};
-  for (const bool online : {false, true}) {
-    abfs::PlanOptions options;
-    options.online_correction = online;
-    abfs::Plan plan = abfs::plan_bfs(g, wisdom, options);
+  for (std::size_t p = 0; p < plans.size(); ++p) {
+    abfs::Plan plan = abfs::plan_bfs(g, wisdom, plans[p]);
     abfs::BfsResult r;
     plan.execute(0, r);
     abfs::test::check_bfs(g, 0, r);
@@ -64,10 +74,10 @@ std::array<double, 2> first_bfs_log_ratios(const abfs::Graph& g, abfs::Wisdom& w
         ratios.push_back(std::log(l.time_us / l.predicted_us));
       }
     }
-    CAPTURE(online);
+    CAPTURE(p);
     REQUIRE_MESSAGE(ratios.size() >= at_least, missing);
     std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
-    medians[online ? 1 : 0] = ratios[ratios.size() / 2];
+    medians[p] = ratios[ratios.size() / 2];
   }
   return medians;
 }
@@ -238,8 +248,10 @@ TEST_CASE("a host run's level that takes far longer than priced raises the host'
   int surprised_runs = 0;  // host runs with a carried level 3x and 60 us over its price
   int surprising_runs = 0;  // decisions after such a level
   std::string logs;  // every BFS's levels, for the message of the last check
+  abfs::PlanOptions options;
+  options.rehearsals = 0;  // the case is the first BFS after planning, priced by the models alone
   for (const abfs::VertexId source : abfs::test::sample_sources(g, 6)) {
-    abfs::Plan plan = abfs::plan_bfs(g, wisdom, {});
+    abfs::Plan plan = abfs::plan_bfs(g, wisdom, options);
     abfs::BfsResult r;
     plan.execute(source, r);
     abfs::test::check_bfs(g, source, r);
@@ -329,6 +341,89 @@ TEST_CASE("the plan's sampled BFSs price the one-block loop's carried levels of 
   // 2026-11-27).
   CHECK(median_log_ratio[1] < median_log_ratio[0] - 1.0);
   CHECK(median_log_ratio[1] > -0.5);  // not priced past the time
+}
+
+TEST_CASE("a plan's rehearsals teach its corrections before its first BFS") {
+  // cpu_expand's model at a fifth of the device's wisdom, as in the host pace's case: a plan's
+  // first BFS with no rehearsal runs the host's route at 1.7x its price. The rehearsals
+  // (PlanOptions::rehearsals, the default) from the sampled sources teach the online
+  // correction first: the first BFS is priced near its time, on whichever route that price
+  // then picks.
+  abfs::Wisdom wisdom = device_wisdom();
+  abfs::DeviceWisdom* entry = wisdom.find(abfs::current_device_fingerprint());
+  REQUIRE(entry != nullptr);
+  for (double& c : entry->models["cpu_expand"].coefficients) c *= 0.2;
+  const abfs::Graph g = abfs::generate_grid(200, 200);
+  std::array<abfs::PlanOptions, 2> plans;
+  plans[0].rehearsals = 0;
+  REQUIRE(plans[1].rehearsals >= 2);  // the default: the cheapest routes first and last
+  const std::array<double, 2> median_log_ratio = first_bfs_log_ratios(
+      g, wisdom, 300, "the BFS from a corner ran under 300 levels",
+      [](const std::vector<abfs::LevelRecord>&, std::size_t) { return true; }, plans);
+  INFO("median log(time / price) of every level, not rehearsed then rehearsed: " << median_log_ratio[0] << ", "
+                                                                                  << median_log_ratio[1]);
+  // Not rehearsed 0.54, rehearsed -0.02 (H100, 2026-11-27).
+  REQUIRE_MESSAGE(median_log_ratio[0] > std::log(1.5), "levels took under 1.5x their price: the case did not arise");
+  CHECK(median_log_ratio[1] < median_log_ratio[0] - 0.3);
+  CHECK(median_log_ratio[1] > -0.5);  // not priced past the time
+}
+
+TEST_CASE("a BFS explores at level 0 a candidate no recent BFS started with, priced within 10% of the cheapest") {
+  // Kronecker and uniform graphs' routes from level 0 (one_block's, dynamic_parallel's,
+  // privatized_queue's, the host's) were priced within 10% of the cheapest on most graphs
+  // (H100, 2026-11-27). A BFS explores where none of the last 16 did (Executor::kExploreAfter),
+  // a candidate none of them started with, priced within 10% of the cheapest
+  // (kExploreWithin); its log names the cheapest it passed over.
+  const std::regex candidate(R"(([a-z_]+) ([0-9.]+) us(?: \(x[0-9.]+: [^)]*\))?(?: \(\+[0-9]+ levels on the device ([0-9.]+) us\))?(?: then ([0-9.]+) us)?)");
+  auto total = [](const std::smatch& m) {  // the candidate's level, its carried levels, the cost to go
+    double us = std::stod(m[2].str());
+    if (m[3].matched) us += std::stod(m[3].str());
+    if (m[4].matched) us += std::stod(m[4].str());
+    return us;
+  };
+  int explored = 0;
+  for (const abfs::Graph& g : {abfs::generate_kronecker(17, 16, 2), abfs::generate_uniform(1 << 18, 8, 2)}) {
+    CAPTURE(g.name());
+    abfs::PlanOptions options;
+    options.rehearsals = 0;  // every BFS of the plan is seen here
+    abfs::Plan plan = abfs::plan_bfs(g, device_wisdom(), options);
+    const std::vector<abfs::VertexId> sources = abfs::test::sample_sources(g, 4);
+    std::map<std::string, int> last_start;  // strategy -> the last BFS that started with it
+    int last_explored = -1;
+    abfs::BfsResult r;
+    for (int bfs = 0; bfs < 36; ++bfs) {
+      const abfs::VertexId source = sources[static_cast<std::size_t>(bfs) % sources.size()];
+      plan.execute(source, r);
+      abfs::test::check_bfs(g, source, r);
+      REQUIRE(!r.levels.empty());
+      const abfs::LevelRecord& first = r.levels.front();
+      CAPTURE(bfs);
+      CAPTURE(first.reason);
+      if (first.reason.rfind("explored: ", 0) == 0) {
+        ++explored;
+        if (last_explored >= 0) CHECK(bfs - last_explored >= 16);
+        last_explored = bfs;
+        const auto at = last_start.find(first.strategy);
+        if (at != last_start.end()) CHECK(bfs - at->second > 16);
+        // "explored: MINE; the cheapest CHEAPEST < ...; no BFS of the last 16 started with ..."
+        const std::string passed = "; the cheapest ";
+        const std::size_t split = first.reason.find(passed);
+        REQUIRE(split != std::string::npos);
+        const std::string mine = first.reason.substr(10, split - 10);
+        const std::string cheapest = first.reason.substr(split + passed.size());
+        std::smatch a, b;
+        REQUIRE(std::regex_search(mine, a, candidate));
+        REQUIRE(std::regex_search(cheapest, b, candidate));
+        CHECK(a[1].str() == first.strategy);
+        CHECK(b[1].str() == first.runner_up);
+        CHECK(b[1].str() != first.strategy);
+        CHECK(total(a) <= 1.10 * total(b) + 0.2);  // printed to 0.1 us
+        CHECK(first.reason.find("no BFS of the last 16 started with " + first.strategy) != std::string::npos);
+      }
+      last_start[first.strategy] = bfs;
+    }
+  }
+  REQUIRE_MESSAGE(explored > 0, "no BFS explored: no candidate was priced within 10% of the cheapest");
 }
 
 TEST_CASE("a forced strategy that is not applicable is replaced for that level, and the log says why") {

@@ -107,6 +107,9 @@ TEST_CASE("bad plan and execute arguments are clear errors") {
   CHECK_THROWS_WITH_AS(abfs::plan_bfs(g, forced), doctest::Contains("needs a CUDA device"), abfs::InvalidArgument);
   forced.strategy = "no_such_strategy";
   CHECK_THROWS_WITH_AS(abfs::plan_bfs(g, forced), doctest::Contains("unknown strategy"), abfs::InvalidArgument);
+  abfs::PlanOptions rehearsing = host_only();
+  rehearsing.rehearsals = -1;
+  CHECK_THROWS_WITH_AS(abfs::plan_bfs(g, rehearsing), doctest::Contains("rehearsals"), abfs::InvalidArgument);
   abfs::Plan plan = abfs::plan_bfs(g, host_only());
   CHECK_THROWS_WITH_AS(plan.execute(16), doctest::Contains("out of range"), abfs::InvalidArgument);
   abfs::Plan empty = abfs::plan_bfs(abfs::Graph(), host_only());
