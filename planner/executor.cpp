@@ -1593,8 +1593,7 @@ void Executor::warm_up(VertexId source) {
   execute_levels(source, scratch);
 }
 
-void Executor::rehearse(VertexId source, bool explore) {
-  BfsResult scratch;
+void Executor::rehearse(VertexId source, bool explore, BfsResult& scratch) {
   rehearsal_explores_ = explore;
   try {
     execute(source, scratch);

@@ -222,9 +222,9 @@ class Executor {
   /// BFSs after it (learn_sampled_block_levels).
   void warm_up(VertexId source);
   /// One BFS from source as execute runs it (after set_models: the online corrections learn from
-  /// it), its result dropped: PlanOptions::rehearsals. explore: its level 0 may explore whatever
+  /// it) into scratch, for PlanOptions::rehearsals. explore: its level 0 may explore whatever
   /// BFS explored last (kExploreAfter).
-  void rehearse(VertexId source, bool explore);
+  void rehearse(VertexId source, bool explore, BfsResult& scratch);
   /// One untimed BFS from source that runs the strategies in turn, level by level (the device's
   /// first), so that each pays its first launch in this process here and not in a caller's BFS:
   /// in a fresh process the main job's first privatized_queue level took 2.8 ms of host time

@@ -8,6 +8,7 @@
 #include "runtime/resources.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace abfs {
 namespace {
@@ -62,6 +63,7 @@ DeviceFingerprint current_device_fingerprint(int device) {
 
 struct Plan::Impl {
   Impl(const Graph& graph, Wisdom& wisdom, const PlanOptions& options) {
+    const auto planning = std::chrono::steady_clock::now();
     const bool use_device = options.use_gpu && cuda_device_count() > options.device;
     if (use_device) {
       device_name = detail::select_device(options.device).name;
@@ -156,11 +158,20 @@ struct Plan::Impl {
     executor->set_models(models, model_decisions ? source : (options.strategy != "auto" ? "forced; predictions from " + source
                                                                                         : "schedule; predictions from " + source));
     // Rehearsals (PlanOptions::rehearsals): the corrections learn here, not in the caller's
-    // first BFSs; the first and the last run the cheapest routes, those between explore.
-    // Not for the oracle, whose BFSs time every strategy at every level.
+    // first BFSs; the first and the last run the cheapest routes, those between explore. They
+    // stop once they took 0.1 s or a tenth of the plan's construction before them, whichever
+    // is more: each took 1.8 s on uniform:100000000:4 with a result of its own (the plan before
+    // them 33 s), ~15 ms on kron:22 (H100 host, 2026-11-27). A tenth alone cut a 200 x 200
+    // grid's to one, which teaches its host levels nothing (a class priced under a microsecond
+    // holds its first rise). Not for the oracle, whose BFSs time every strategy at every level.
     if (model_decisions && options.flags != PlanFlags::Exhaustive) {
-      for (int k = 0; k < options.rehearsals; ++k) {
-        executor->rehearse(sources[static_cast<std::size_t>(k) % sources.size()], k > 0 && k + 1 < options.rehearsals);
+      const auto rehearsing = std::chrono::steady_clock::now();
+      const auto budget =
+          std::max<std::chrono::steady_clock::duration>((rehearsing - planning) / 10, std::chrono::milliseconds(100));
+      BfsResult scratch;
+      for (int k = 0; k < options.rehearsals && std::chrono::steady_clock::now() - rehearsing <= budget; ++k) {
+        executor->rehearse(sources[static_cast<std::size_t>(k) % sources.size()], k > 0 && k + 1 < options.rehearsals,
+                           scratch);
       }
     }
   }

@@ -109,7 +109,9 @@ struct PlanOptions {
   /// against 127-133 after; H100, 2026-11-27). The first and the last take the cheapest
   /// routes; those between start with a candidate priced within 10% of the cheapest, where one
   /// is, so that its levels are corrected too (a BFS explores so at most once in 16 after
-  /// them). Each costs one BFS of plan construction. 0: none.
+  /// them). Each costs one BFS of plan construction; they stop once they took 0.1 s or a tenth
+  /// of the construction before them, whichever is more (uniform:100000000:4: 2.7 s of 42).
+  /// 0: none.
   int rehearsals = 4;
 };
 
