@@ -14,9 +14,11 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <regex>
 #include <set>
+#include <utility>
 
 namespace {
 
@@ -34,6 +36,17 @@ abfs::Wisdom& device_wisdom() {
     if (w.find(abfs::current_device_fingerprint()) == nullptr) w.put(abfs::calibrate());
     return w;
   }();
+  return wisdom;
+}
+
+/// The device's wisdom with each named model's coefficients multiplied by its factor.
+abfs::Wisdom scaled_wisdom(std::initializer_list<std::pair<const char*, double>> factors) {
+  abfs::Wisdom wisdom = device_wisdom();
+  abfs::DeviceWisdom* entry = wisdom.find(abfs::current_device_fingerprint());
+  REQUIRE(entry != nullptr);
+  for (const auto& [name, factor] : factors) {
+    for (double& c : entry->models[name].coefficients) c *= factor;
+  }
   return wisdom;
 }
 
@@ -290,10 +303,7 @@ TEST_CASE("a host run prices its later levels at the pace its earlier levels of 
   // after planning is priced before any online correction (learned between BFSs); with it on,
   // the host pace (Executor::HostPace, up to 2x) prices a host run's later levels by how this
   // BFS's earlier ones ran, in the stay test and in the log.
-  abfs::Wisdom wisdom = device_wisdom();
-  abfs::DeviceWisdom* entry = wisdom.find(abfs::current_device_fingerprint());
-  REQUIRE(entry != nullptr);
-  for (double& c : entry->models["cpu_expand"].coefficients) c *= 0.2;
+  abfs::Wisdom wisdom = scaled_wisdom({{"cpu_expand", 0.2}});
   const abfs::Graph g = abfs::generate_grid(200, 200);
   // Carried host levels past a run's tenth.
   const std::array<double, 2> median_log_ratio = first_bfs_log_ratios(
@@ -322,13 +332,7 @@ TEST_CASE("the plan's sampled BFSs price the one-block loop's carried levels of 
   // built-in rule runs in one_block, teach the online correction of those levels before the
   // plan's first BFS (Executor::learn_sampled_block_levels); with it off, the models alone
   // price them.
-  abfs::Wisdom wisdom = device_wisdom();
-  abfs::DeviceWisdom* entry = wisdom.find(abfs::current_device_fingerprint());
-  REQUIRE(entry != nullptr);
-  for (const char* name : {"one_block", "dynamic_parallel"}) {
-    for (double& c : entry->models[name].coefficients) c *= 0.2;
-  }
-  for (double& c : entry->models["cpu_expand"].coefficients) c *= 5.0;
+  abfs::Wisdom wisdom = scaled_wisdom({{"one_block", 0.2}, {"dynamic_parallel", 0.2}, {"cpu_expand", 5.0}});
   const abfs::Graph g = abfs::generate_grid(200, 200);
   const std::array<double, 2> median_log_ratio = first_bfs_log_ratios(
       g, wisdom, 100, "no device run carried 100 levels: the case did not arise",
@@ -349,10 +353,7 @@ TEST_CASE("a plan's rehearsals teach its corrections before its first BFS") {
   // (PlanOptions::rehearsals, the default) from the sampled sources teach the online
   // correction first: the first BFS is priced near its time, on whichever route that price
   // then picks.
-  abfs::Wisdom wisdom = device_wisdom();
-  abfs::DeviceWisdom* entry = wisdom.find(abfs::current_device_fingerprint());
-  REQUIRE(entry != nullptr);
-  for (double& c : entry->models["cpu_expand"].coefficients) c *= 0.2;
+  abfs::Wisdom wisdom = scaled_wisdom({{"cpu_expand", 0.2}});
   const abfs::Graph g = abfs::generate_grid(200, 200);
   std::array<abfs::PlanOptions, 2> plans;
   plans[0].rehearsals = 0;
