@@ -40,6 +40,14 @@ constexpr int kBigPerLane = 8;
 constexpr unsigned int kBigListCapacity = 32 * kBigPerLane;
 /// A thread walking a list loads this many of its arcs at once (a round trip per batch).
 constexpr int kArcBatch = 8;
+/// Frontiers of at most kWarpVertices vertices and kWarpArcs arcs are expanded by warp 0 alone,
+/// level after level, while the other warps wait at one barrier (run_warp_levels): such a level
+/// needs no block barrier. One vertex a lane: at 32-63 vertices (two a lane) a level took
+/// 2.1-2.4 us, the block's 2.2 (luxembourg_osm, H100, 2026-11-27).
+constexpr VertexId kWarpVertices = 32;
+constexpr int kWarpVerticesPerLane = static_cast<int>(kWarpVertices / 32);
+constexpr EdgeOffset kWarpArcs = 256;
+static_assert(kWarpVertices <= kBigListCapacity, "run_warp_levels lists a frontier in the big-list arrays");
 /// Words a thread loads at once when the run copies its first frontier and the visited bitmap
 /// into shared memory, and the bitmap back (copy_words).
 constexpr unsigned int kCopyBatch = 16;
@@ -225,6 +233,234 @@ __device__ __forceinline__ void claim_and_push(const BlockLoopArgs& a, std::uint
   }
 }
 
+/// The visited count of profile level cursor + 1 + lane (~0u past the last level), which
+/// follow_profile reads once the level is written: each level's head loads it.
+__device__ __forceinline__ unsigned int profile_ahead(const detail::HandbackTable& t, bool tracking,
+                                                      unsigned int cursor, unsigned int lane) {
+  return tracking && cursor + 1 + lane < t.level_count ? t.levels[cursor + 1 + lane].visited : ~0u;
+}
+
+/// Moves the hand-back's profile level to the one matching a visit order that now ends at tail
+/// (after a level was written): the first of the 32 levels ahead that had discovered as many
+/// vertices (a ballot over profile_ahead's counts; lanes past the last level count as such), or
+/// the one before it where that is nearer in ratio; a binary search where the BFS outran the
+/// profile by more than 32 levels. Starts tracking once tail passes HandbackTable::price_from.
+/// Called by all 32 lanes of a warp, with the same arguments in each.
+__device__ __forceinline__ void follow_profile(const detail::HandbackTable& t, bool handback, bool& tracking,
+                                               unsigned int& cursor, detail::HandbackLevel& at,
+                                               unsigned int ahead_visited, VertexId tail) {
+  if (tracking && at.visited < tail && cursor + 1 < t.level_count) {
+    const unsigned int found = __ballot_sync(0xFFFFFFFFu, ahead_visited >= tail);
+    if (found != 0) {
+      const int f = __ffs(found) - 1;  // the same in every lane
+      const unsigned int at_visited = __shfl_sync(0xFFFFFFFFu, ahead_visited, f);
+      const unsigned int below_visited = __shfl_sync(0xFFFFFFFFu, ahead_visited, f > 0 ? f - 1 : 0);
+      const unsigned int k = cursor + 1 + static_cast<unsigned int>(f);
+      if (k >= t.level_count) {
+        cursor = t.level_count - 1;
+      } else {
+        cursor = detail::nearer_below(tail, f > 0 ? below_visited : at.visited, at_visited) ? k - 1 : k;
+      }
+    } else {  // the BFS outran the profile by more than 32 levels
+      cursor = match_profile_level(t, cursor + 32, tail);
+    }
+    at = t.levels[cursor];
+  } else if (handback && !tracking && tail > t.price_from) {
+    tracking = true;
+    cursor = match_profile_level(t, cursor, tail);
+    at = t.levels[cursor];
+  }
+}
+
+/// Whether warp 0 alone expands a frontier of frontier_size vertices and frontier_arcs arcs
+/// (run_warp_levels): its next frontier, at most its arcs, must fit the b-queue.
+__device__ __forceinline__ bool fits_warp(VertexId frontier_size, EdgeOffset frontier_arcs,
+                                          unsigned int wqueue_capacity) {
+  const EdgeOffset slots = static_cast<EdgeOffset>(kWQueues) * wqueue_capacity;
+  return frontier_size <= kWarpVertices && frontier_arcs <= (kWarpArcs < slots ? kWarpArcs : slots);
+}
+
+/// The exclusive prefix sum over warp 0's lanes of x, and the total in every lane.
+__device__ __forceinline__ unsigned int warp_exclusive_sum(unsigned int x, unsigned int lane, unsigned int& total) {
+  unsigned int inclusive = x;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const unsigned int y = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
+    if (lane >= static_cast<unsigned int>(d)) inclusive += y;
+  }
+  total = __shfl_sync(0xFFFFFFFFu, inclusive, 31);
+  return inclusive - x;
+}
+
+/// Where run_warp_levels left the BFS, for the whole block (shared memory): the frontier is in
+/// the b-queue; stopped: the run ends at `end`.
+struct WarpLoopState {
+  VertexId frontier_size;
+  VertexId tail;
+  int level;
+  unsigned int log_index;
+  unsigned int profile_cursor;
+  bool tracking;
+  bool stopped;
+  BlockLoopEnd end;
+};
+
+/// Warp 0 of the one-block loop expands levels alone, from the frontier bqueue[0,
+/// frontier_size) of level (its arcs frontier_arcs, checked by the block: fits_warp and the
+/// stop conditions), while the frontiers fit fits_warp, then writes where it stopped to *out;
+/// the other warps wait at one barrier. In the block a level of under 32 vertices took 2.0-2.1
+/// us: four barriers and every warp's share of the level's code (thread 0's cycles by phase:
+/// the arcs' sum 1,350, the expansion 1,800, the scan 500, the copy and record 600). Per level
+/// here: each lane loads its vertex's row offsets; a warp scan of their lengths lists them in
+/// shared memory (parents in list_vertex, first arcs in list_first, inclusive ends in list_end);
+/// each lane then takes arcs lane, lane + 32, ... (at most kWarpArcs / 32), finds its list by a
+/// binary search over the ends and loads the arc; the claims are shared-memory atomics, and a
+/// warp scan of the claims places the next frontier in the b-queue and the visit order (no
+/// queue atomics): two round trips to L2 and no block barrier, 1.3 us a level under 16
+/// vertices, 1.5 at 16-31 (one warp's instructions, one after another, are most of it). Other
+/// forms, two vertices a lane: the rounds of arcs issued together, without a branch a round,
+/// 1.2 and 1.5 us; each lane walking its vertices' lists itself (16 arcs a list loaded at
+/// once), 2.3-2.4 at every size (luxembourg_osm's forced one_block, H100, 2026-11-27). The
+/// stop conditions and records are the block loop's. Called by all 32 lanes of warp 0 only.
+__device__ __forceinline__ void run_warp_levels(const BlockLoopArgs& a, std::uint32_t* visited, VertexId* bqueue,
+                                                VertexId* list_vertex, EdgeOffset* list_first, EdgeOffset* list_end,
+                                                const float4 (*handback_costs)[detail::kHandbackClasses],
+                                                VertexId frontier_size, EdgeOffset frontier_arcs, int level,
+                                                VertexId tail, unsigned int log_index, unsigned int first_log_index,
+                                                unsigned int log_limit, unsigned int profile_cursor, bool tracking,
+                                                detail::HandbackLevel at, unsigned long long& level_start,
+                                                WarpLoopState* out) {
+  constexpr int kArcsPerLane = static_cast<int>(kWarpArcs / 32);
+  const unsigned int lane = threadIdx.x % 32;
+  const bool handback = a.handback.model != nullptr;
+  bool checked = true;  // the block checked the first level
+  BlockLoopEnd end{};
+  bool stopped = false;
+  for (;;) {
+    const unsigned int ahead_visited = profile_ahead(a.handback, tracking, profile_cursor, lane);
+    // Lane l takes frontier vertex l (kWarpVerticesPerLane = 1).
+    VertexId u[kWarpVerticesPerLane];
+    EdgeOffset first[kWarpVerticesPerLane];
+    unsigned int length[kWarpVerticesPerLane];
+#pragma unroll
+    for (int k = 0; k < kWarpVerticesPerLane; ++k) {
+      const VertexId i = lane * kWarpVerticesPerLane + static_cast<VertexId>(k);
+      u[k] = i < frontier_size ? bqueue[i] : kNoVertex;
+    }
+    unsigned int mine = 0;
+#pragma unroll
+    for (int k = 0; k < kWarpVerticesPerLane; ++k) {
+      first[k] = u[k] != kNoVertex ? a.row_offsets[u[k]] : 0;
+      const EdgeOffset stop = u[k] != kNoVertex ? a.row_offsets[u[k] + 1] : 0;
+      // Capped so that the sum fits 32 bits: a frontier that large leaves the warp anyway.
+      length[k] = stop - first[k] < (1u << 20) ? static_cast<unsigned int>(stop - first[k]) : (1u << 20);
+      mine += length[k];
+    }
+    unsigned int total = 0;
+    unsigned int before = warp_exclusive_sum(mine, lane, total);
+    if (!checked) {
+      frontier_arcs = total;
+      if (!fits_warp(frontier_size, frontier_arcs, a.wqueue_capacity)) break;  // uniform: on with the block
+      if (frontier_arcs > a.max_frontier_edges) {
+        end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index,
+                           detail::DeviceStop::FrontierTooLarge, profile_cursor};
+        stopped = true;
+        break;
+      }
+      if (tail > a.handback.outgrown_at) {
+        end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index,
+                           detail::DeviceStop::ProfileOutgrown, profile_cursor};
+        stopped = true;
+        break;
+      }
+      if (tracking && log_index > first_log_index) {
+        const detail::HandbackPrice price = block_handback_price(handback_costs, at, frontier_size, frontier_arcs);
+        if (leaves(price)) {
+          end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index,
+                             detail::DeviceStop::Handback, profile_cursor, price};
+          stopped = true;
+          break;
+        }
+      }
+    }
+    checked = false;
+#pragma unroll
+    for (int k = 0; k < kWarpVerticesPerLane; ++k) {
+      const unsigned int i = lane * kWarpVerticesPerLane + static_cast<unsigned int>(k);
+      before += length[k];
+      list_vertex[i] = u[k];
+      list_first[i] = first[k];
+      list_end[i] = before;
+    }
+    __syncwarp();  // the lists written; the frontier read (the b-queue takes the next one)
+
+    // The arcs: lane's j-th is arc lane + 32 j of the lists' concatenation.
+    VertexId v[kArcsPerLane];
+    VertexId parent[kArcsPerLane];
+#pragma unroll
+    for (int j = 0; j < kArcsPerLane; ++j) {
+      const unsigned int i = lane + 32u * static_cast<unsigned int>(j);
+      v[j] = kNoVertex;
+      if (i < total) {
+        unsigned int list = 0;  // lists whose end is at most i
+#pragma unroll
+        for (unsigned int step = kWarpVertices / 2; step > 0; step >>= 1) {
+          if (list_end[list + step - 1] <= i) list += step;
+        }
+        const EdgeOffset start = list > 0 ? list_end[list - 1] : 0;
+        parent[j] = list_vertex[list];
+        v[j] = __ldg(a.column_indices + list_first[list] + (i - start));
+      }
+    }
+    unsigned int claimed = 0;  // bit j: v[j] is this lane's discovery
+#pragma unroll
+    for (int j = 0; j < kArcsPerLane; ++j) {
+      if (v[j] != kNoVertex) {
+        const std::uint32_t bit = 1u << (v[j] & 31);
+        if ((atomicOr(visited + (v[j] >> 5), bit) & bit) == 0) claimed |= 1u << j;
+      }
+    }
+    unsigned int next_count = 0;
+    unsigned int slot = warp_exclusive_sum(static_cast<unsigned int>(__popc(claimed)), lane, next_count);
+#pragma unroll
+    for (int j = 0; j < kArcsPerLane; ++j) {
+      if ((claimed >> j) & 1u) {
+        bqueue[slot] = v[j];
+        a.order[tail + slot] = v[j];
+        a.dist[v[j]] = level + 1;
+        a.parent[v[j]] = parent[j];
+        ++slot;
+      }
+    }
+    __syncwarp();  // the next frontier in the b-queue; the lists read
+    if (lane == 0) {
+      const unsigned long long now = global_ns();
+      a.level_log[log_index] = detail::DeviceLevelRecord{frontier_size, 0u, frontier_arcs, level_start, now};
+      level_start = now;
+    }
+
+    ++log_index;
+    ++level;
+    const VertexId next_begin = tail;
+    tail += next_count;
+    frontier_size = next_count;
+    follow_profile(a.handback, handback, tracking, profile_cursor, at, ahead_visited, tail);
+    end = BlockLoopEnd{next_begin, tail, 0, level, log_index, detail::DeviceStop::FrontierEmpty, profile_cursor};
+    if (next_count == 0) {
+      stopped = true;
+      break;
+    }
+    if (log_index >= log_limit) {
+      end.stop = detail::DeviceStop::LevelCap;
+      stopped = true;
+      break;
+    }
+  }
+  if (lane == 0) {
+    *out = WarpLoopState{frontier_size, tail, level, log_index, profile_cursor, tracking, stopped, end};
+  }
+}
+
 /// Runs levels from the frontier order[frontier_begin, frontier_end) (at most 32 *
 /// wqueue_capacity vertices) of level, writing level records from log_index on, until a stop
 /// condition or until log_limit records exist. Must be called by all kBlockThreads threads of a
@@ -259,6 +495,7 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   __shared__ EdgeOffset big_first[kBigListCapacity];  // their first arcs
   __shared__ EdgeOffset big_arcs[kBigListCapacity];   // their arcs; after the scan, the inclusive sums
   __shared__ unsigned long long level_edges[2];  // arcs out of the frontier being expanded, by parity
+  __shared__ WarpLoopState warp_state;            // where run_warp_levels left the BFS
   using WarpScan = cub::WarpScan<unsigned int>;
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
   using ArcScan = cub::WarpScan<EdgeOffset>;
@@ -315,12 +552,7 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   for (;;) {
     const unsigned int parity = static_cast<unsigned int>(level) & 1u;
     const bool priced = tracking && log_index > first_log_index;
-    // The visited count of profile level profile_cursor + 1 + lane (none past the last: the
-    // match stops there).
-    unsigned int ahead_visited = ~0u;
-    if (tracking && profile_cursor + 1 + lane < a.handback.level_count) {
-      ahead_visited = a.handback.levels[profile_cursor + 1 + lane].visited;
-    }
+    const unsigned int ahead_visited = profile_ahead(a.handback, tracking, profile_cursor, lane);
     // 1a. The frontier's arcs, from the row offsets its expansion reads anyway (they stay in L1):
     //     a frontier with more arcs than one SM should take ends the run before it is expanded.
     unsigned long long arcs = 0;
@@ -350,6 +582,32 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
                            detail::DeviceStop::Handback, profile_cursor, price};
         break;
       }
+    }
+
+    // 1w. A small frontier goes to warp 0 (run_warp_levels), for as many levels as stay small.
+    if (fits_warp(frontier_size, frontier_arcs, capacity)) {  // uniform
+      // The warp's levels leave no arcs in level_edges (the block's next level adds into its
+      // parity's, the hand-over after the loop too): zeroed once every thread read this level's.
+      __syncthreads();
+      if (threadIdx.x == 0) level_edges[0] = level_edges[1] = 0;
+      if (threadIdx.x < 32) {
+        run_warp_levels(a, visited, bqueue, big, big_first, big_arcs, handback_costs, frontier_size, frontier_arcs,
+                        level, tail, log_index, first_log_index, log_limit, profile_cursor, tracking, at,
+                        level_start, &warp_state);
+      }
+      __syncthreads();
+      frontier_size = warp_state.frontier_size;
+      tail = warp_state.tail;
+      level = warp_state.level;
+      log_index = warp_state.log_index;  // the records to hand to the host end there
+      profile_cursor = warp_state.profile_cursor;
+      tracking = warp_state.tracking;
+      if (warp_state.stopped) {  // uniform
+        end = warp_state.end;
+        break;
+      }
+      if (tracking) at = a.handback.levels[profile_cursor];
+      continue;
     }
 
     // 1b. Expand the b-queue into the w-queues: a thread per frontier vertex, except that
@@ -484,30 +742,7 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     const VertexId next_begin = tail;
     tail += next_size;
     frontier_size = next_size;
-    if (tracking && at.visited < tail && profile_cursor + 1 < a.handback.level_count) {
-      // The first of the 32 levels ahead that had discovered as many vertices (lanes past the
-      // last level count as such: the match stops at the last), or the one before it where
-      // that is nearer in ratio.
-      const unsigned int found = __ballot_sync(0xFFFFFFFFu, ahead_visited >= tail);
-      if (found != 0) {
-        const int f = __ffs(found) - 1;  // the same in every lane
-        const unsigned int at_visited = __shfl_sync(0xFFFFFFFFu, ahead_visited, f);
-        const unsigned int below_visited = __shfl_sync(0xFFFFFFFFu, ahead_visited, f > 0 ? f - 1 : 0);
-        const unsigned int k = profile_cursor + 1 + static_cast<unsigned int>(f);
-        if (k >= a.handback.level_count) {
-          profile_cursor = a.handback.level_count - 1;
-        } else {
-          profile_cursor = detail::nearer_below(tail, f > 0 ? below_visited : at.visited, at_visited) ? k - 1 : k;
-        }
-      } else {  // the BFS outran the profile by more than 32 levels
-        profile_cursor = match_profile_level(a.handback, profile_cursor + 32, tail);
-      }
-      at = a.handback.levels[profile_cursor];
-    } else if (handback && !tracking && tail > a.handback.price_from) {
-      tracking = true;
-      profile_cursor = match_profile_level(a.handback, profile_cursor, tail);
-      at = a.handback.levels[profile_cursor];
-    }
+    follow_profile(a.handback, handback, tracking, profile_cursor, at, ahead_visited, tail);
     end = BlockLoopEnd{next_begin, tail, 0, level, log_index, detail::DeviceStop::FrontierEmpty, profile_cursor};
     if (next_size == 0) break;
     if (spilled_any || next_size > kWQueues * capacity) {

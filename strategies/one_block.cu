@@ -8,8 +8,9 @@
 //
 // Wins when the frontier stays small for many levels (road networks, meshes, the first and last
 // levels of any graph): a level costs a few dependent loads and three barriers, not a launch and
-// a host round trip. Hands over (with the level complete in the visit order) when the frontier
-// outgrows the b-queue or has more arcs than BlockLoopConfig::max_frontier_edges, or when the
+// a host round trip; frontiers of up to 32 vertices and 256 arcs are expanded by one warp with
+// no barrier (run_warp_levels). Hands over (with the level complete in the visit order) when
+// the frontier outgrows the b-queue or has more arcs than BlockLoopConfig::max_frontier_edges, or when the
 // planner's fitted models, evaluated on the device before each level (from
 // HandbackTable::price_from on), price leaving cheaper.
 // Cost features: 1 launch + 1 host round trip per run; per level, 3 barriers and the frontier's

@@ -21,6 +21,7 @@ namespace {
 namespace s = abfs::strategies;
 using abfs::test::AloneRun;
 using abfs::test::run_alone;
+using abfs::VertexId;
 
 std::vector<abfs::test::Case> generated_graphs() {
   std::vector<abfs::test::Case> cases;
@@ -141,6 +142,41 @@ TEST_CASE("one_block runs many levels per launch and hands over a frontier that 
     }
   }
   CHECK(handed_over);  // the star's second level does not fit 4,096 slots
+}
+
+TEST_CASE("one_block's and dynamic_parallel's small levels go to one warp and back to the block within a run") {
+  // A path whose every fourth vertex carries `leaves` pendant leaves: the frontier alternates
+  // between one path vertex (leaves + 2 arcs: one warp deals that list over its lanes, up to
+  // kWarpArcs = 256) and the leaves with the next path vertex (leaves + 1 vertices: the block
+  // where that is more than kWarpVertices = 32). Every seventh leaf also reaches the path
+  // vertex two on, so that claims of one vertex from several lanes of a level meet (in the
+  // warp with 20 leaves). One launch carries the whole BFS.
+  for (const VertexId leaves : {VertexId{20}, VertexId{100}, VertexId{250}}) {
+    CAPTURE(leaves);
+    constexpr VertexId kPath = 400;
+    std::vector<std::pair<VertexId, VertexId>> edges;
+    VertexId next_leaf = kPath;
+    for (VertexId p = 0; p + 1 < kPath; ++p) {
+      edges.push_back({p, p + 1});
+      if (p % 4 != 0) continue;
+      for (VertexId k = 0; k < leaves; ++k, ++next_leaf) {
+        edges.push_back({p, next_leaf});
+        if (k % 7 == 0 && p + 2 < kPath) edges.push_back({next_leaf, p + 2});
+      }
+    }
+    const abfs::Graph g = abfs::test::make_graph(next_leaf, edges, false);
+    auto block = s::make_one_block();
+    auto dp = s::make_dynamic_parallel();
+    for (s::Strategy* strategy : {block.get(), dp.get()}) {
+      CAPTURE(strategy->name());
+      for (const VertexId source : {VertexId{0}, VertexId{kPath / 2 + 1}, next_leaf - 1}) {
+        CAPTURE(source);
+        const AloneRun run = run_alone(g, source, *strategy);
+        abfs::test::check_bfs(g, source, run.result);
+        CHECK(run.runs == 1);
+      }
+    }
+  }
 }
 
 TEST_CASE("one_block with one-slot w-queues spills, hands over the complete level and stays correct") {
