@@ -60,6 +60,17 @@ std::string executable_dir() {
   return ec ? std::string(".") : exe.parent_path().string();
 }
 
+// " (buffers 12.3 ms, warm-up 4.5 ms, ...)": Plan::construction_ms, for the plan line.
+std::string construction_phases(const abfs::Plan& plan) {
+  std::string out;
+  char part[96];
+  for (const auto& [phase, ms] : plan.construction_ms()) {
+    std::snprintf(part, sizeof part, "%s%s %.1f ms", out.empty() ? " (" : ", ", phase.c_str(), ms);
+    out += part;
+  }
+  return out.empty() ? out : out + ")";
+}
+
 // The bundled graph: $ABFS_DEFAULT_GRAPH, the source tree's data/, or data/ beside bin/ (as
 // shipped by device-bundle).
 std::string default_graph() {
@@ -281,10 +292,10 @@ int run_command(const RunArgs& args) {
   }
   std::string names;
   for (const auto& s : plan.strategies()) names += (names.empty() ? "" : ", ") + s;
-  std::printf("device  %s (strategies: %s)\nplan    %s, %s; built in %.1f ms\n"
+  std::printf("device  %s (strategies: %s)\nplan    %s, %s; built in %.1f ms%s\n"
               "host    %.0f MiB of the graph and BFS arrays in 2 MiB pages\n",
               plan.device_name().c_str(), names.c_str(), args.mode.c_str(), plan.decision_source().c_str(), plan_ms,
-              static_cast<double>(plan.huge_page_bytes()) / (1 << 20));
+              construction_phases(plan).c_str(), static_cast<double>(plan.huge_page_bytes()) / (1 << 20));
 
   // Sources: one given (default 0), or K random vertices with at least one out-arc (Graph500).
   std::vector<abfs::VertexId> sources;
@@ -410,8 +421,8 @@ int plan_command(const RunArgs& args, bool reasons) {
     std::fprintf(stderr, "abfs: wisdom saved to %s\n", saved.c_str());
   }
   const abfs::GraphStats& stats = plan.graph_stats();
-  std::printf("device  %s\nplan    %s, %s; built in %.1f ms\n", plan.device_name().c_str(), args.mode.c_str(),
-              plan.decision_source().c_str(), plan_ms);
+  std::printf("device  %s\nplan    %s, %s; built in %.1f ms%s\n", plan.device_name().c_str(), args.mode.c_str(),
+              plan.decision_source().c_str(), plan_ms, construction_phases(plan).c_str());
   // The executor's profile holds one assumed level past the sampled BFS's end.
   std::printf("sample  BFS from %u: %zu levels, widest frontier %u vertices\n", stats.sampled_source,
               stats.sampled_levels.empty() ? std::size_t{0} : stats.sampled_levels.size() - 1,

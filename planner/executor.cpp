@@ -59,14 +59,22 @@ std::uint64_t steady_ns(std::chrono::steady_clock::time_point t) {
 }  // namespace
 
 Executor::Executor(const Graph& graph, const PlanOptions& options, bool use_device)
-    : options_(options),
-      buffers_(graph, use_device, options.flags == PlanFlags::Exhaustive),
-      stats_(compute_stats(graph)) {
+    : options_(options), buffers_(graph, use_device, options.flags == PlanFlags::Exhaustive) {
+  using Clock = std::chrono::steady_clock;
+  auto since = Clock::now();
+  auto mark = [&](const char* phase) {  // construction_ms_: the members' share is the caller's
+    const auto now = Clock::now();
+    construction_ms_.emplace_back(phase, std::chrono::duration<double, std::milli>(now - since).count());
+    since = now;
+  };
+  stats_ = compute_stats(graph);
+  mark("statistics");
   for (const auto& entry : strategies::registry()) {
     if (entry.needs_device && !use_device) continue;
     strategies_.push_back(entry.create());
     strategies_.back()->prepare(buffers_);
   }
+  mark("strategies prepared");
   host_strategy_ = find("cpu_expand");
   block_strategy_ = find("one_block");
   dp_strategy_ = find("dynamic_parallel");

@@ -236,6 +236,9 @@ class Executor {
   const GraphStats& stats() const noexcept { return stats_; }
   /// BfsBuffers::huge_page_bytes of the executor's buffers.
   std::size_t huge_page_bytes() const noexcept { return buffers_.huge_page_bytes(); }
+  /// The constructor's phases after the buffers, in milliseconds: "statistics"
+  /// (compute_stats), "strategies prepared" (each strategy's prepare). Plan::construction_ms.
+  const std::vector<std::pair<std::string, double>>& construction_ms() const noexcept { return construction_ms_; }
   GraphStats& stats() noexcept { return stats_; }
   const std::string& decision_source() const noexcept { return decision_source_; }
   bool has_models() const noexcept { return models_ != nullptr; }
@@ -490,6 +493,7 @@ class Executor {
   PlanOptions options_;
   BfsBuffers buffers_;
   GraphStats stats_;
+  std::vector<std::pair<std::string, double>> construction_ms_;
   std::vector<std::unique_ptr<strategies::Strategy>> strategies_;
   strategies::Strategy* host_strategy_ = nullptr;
   strategies::Strategy* block_strategy_ = nullptr;

@@ -64,6 +64,7 @@ DeviceFingerprint current_device_fingerprint(int device) {
 struct Plan::Impl {
   Impl(const Graph& graph, Wisdom& wisdom, const PlanOptions& options) {
     const auto planning = std::chrono::steady_clock::now();
+    phase_start = planning;
     const bool use_device = options.use_gpu && cuda_device_count() > options.device;
     if (use_device) {
       device_name = detail::select_device(options.device).name;
@@ -73,6 +74,11 @@ struct Plan::Impl {
                                          : "GPU disabled: every level runs on the host (cpu_expand)");
     }
     executor = std::make_unique<detail::Executor>(graph, options, use_device);
+    mark("buffers");  // the executor's own phases after it
+    for (const auto& phase : executor->construction_ms()) {
+      phases.front().second -= phase.second;
+      phases.push_back(phase);
+    }
     if (!use_device) {
       if (options.flags == PlanFlags::WisdomOnly) throw WisdomError("WisdomOnly plan: no CUDA device, so no wisdom applies");
       executor->set_models(nullptr, "host only");
@@ -92,6 +98,7 @@ struct Plan::Impl {
         calibration.device = options.device;
         wisdom.put(calibrate(calibration));
         entry = wisdom.find(fp);
+        mark("calibration");
       } else if (model_decisions) {
         warnings.push_back(mismatch + "; deciding by the built-in rule");
       }
@@ -111,6 +118,7 @@ struct Plan::Impl {
     // warm-up from the first source, whose levels do not teach the online correction
     // (Executor::learn_sampled_block_levels) as the sampled BFSs' then do.
     executor->warm_up(picked.front());
+    mark("warm-up");
     for (VertexId source : picked) {
       profiles.push_back(executor->sample_levels(source));
       const VertexId reach = detail::profile_reach(profiles.back());
@@ -121,10 +129,13 @@ struct Plan::Impl {
       if (repeated) break;
     }
     executor->stats().sampled_source = sources[detail::distinct_profiles(reaches).back()];  // the one shown
+    mark("sampled BFSs");
     executor->warm_strategies(executor->stats().sampled_source);
     executor->set_level_profiles(profiles, sources);
+    mark("strategies");
     if (entry == nullptr) {
       executor->set_models(nullptr, "built-in rule (" + join(why, "; ") + ")");
+      mark("models");
       return;
     }
     auto models = std::make_shared<detail::ModelSet>();
@@ -157,6 +168,7 @@ struct Plan::Impl {
     }
     executor->set_models(models, model_decisions ? source : (options.strategy != "auto" ? "forced; predictions from " + source
                                                                                         : "schedule; predictions from " + source));
+    mark("models");
     // Rehearsals (PlanOptions::rehearsals): the corrections learn here, not in the caller's
     // first BFSs; the first and the last run the cheapest routes, those between explore. They
     // stop once they took 0.1 s or a tenth of the plan's construction before them, whichever
@@ -164,7 +176,7 @@ struct Plan::Impl {
     // them 33 s), ~15 ms on kron:22 (H100 host, 2026-11-27). A tenth alone cut a 200 x 200
     // grid's to one, which teaches its host levels nothing (a class priced under a microsecond
     // holds its first rise). Not for the oracle, whose BFSs time every strategy at every level.
-    if (model_decisions && options.flags != PlanFlags::Exhaustive) {
+    if (model_decisions && options.flags != PlanFlags::Exhaustive && options.rehearsals > 0) {
       const auto rehearsing = std::chrono::steady_clock::now();
       const auto budget =
           std::max<std::chrono::steady_clock::duration>((rehearsing - planning) / 10, std::chrono::milliseconds(100));
@@ -173,11 +185,20 @@ struct Plan::Impl {
         executor->rehearse(sources[static_cast<std::size_t>(k) % sources.size()], k > 0 && k + 1 < options.rehearsals,
                            scratch);
       }
+      mark("rehearsals");
     }
+  }
+  // Adds the phase that ended now (construction_ms).
+  void mark(const char* phase) {
+    const auto now = std::chrono::steady_clock::now();
+    phases.emplace_back(phase, std::chrono::duration<double, std::milli>(now - phase_start).count());
+    phase_start = now;
   }
   std::unique_ptr<detail::Executor> executor;
   std::vector<std::string> warnings;
   std::string device_name;
+  std::vector<std::pair<std::string, double>> phases;
+  std::chrono::steady_clock::time_point phase_start;
 };
 
 Plan::Plan(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -197,6 +218,7 @@ std::vector<std::string> Plan::strategies() const { return impl_->executor->stra
 const std::vector<std::string>& Plan::warnings() const { return impl_->warnings; }
 std::string Plan::device_name() const { return impl_->device_name; }
 std::size_t Plan::huge_page_bytes() const { return impl_->executor->huge_page_bytes(); }
+const std::vector<std::pair<std::string, double>>& Plan::construction_ms() const { return impl_->phases; }
 const std::string& Plan::decision_source() const { return impl_->executor->decision_source(); }
 const GraphStats& Plan::graph_stats() const { return impl_->executor->stats(); }
 std::vector<LevelRecord> Plan::predicted_schedule() const { return impl_->executor->predict_profile(); }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
@@ -324,6 +325,32 @@ TEST_CASE("a host run prices its later levels at the pace its earlier levels of 
   // With the pace off, the two medians differ by the host's noise.
   CHECK(median_log_ratio[1] < median_log_ratio[0] - 0.3);
   CHECK(median_log_ratio[1] > -0.5);  // not priced past the time
+}
+
+TEST_CASE("a plan reports its construction phase by phase, in order, within its whole time") {
+  const abfs::Graph g = abfs::generate_kronecker(14, 16, 2);
+  abfs::Wisdom& wisdom = device_wisdom();  // loaded (or calibrated) before the clock starts
+  for (const int rehearsals : {0, 4}) {
+    CAPTURE(rehearsals);
+    abfs::PlanOptions options;
+    options.rehearsals = rehearsals;
+    const auto start = std::chrono::steady_clock::now();
+    abfs::Plan plan = abfs::plan_bfs(g, wisdom, options);
+    const double whole_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::vector<std::string> names;
+    double sum_ms = 0.0;
+    for (const auto& [phase, ms] : plan.construction_ms()) {
+      names.push_back(phase);
+      CHECK(ms >= 0.0);
+      sum_ms += ms;
+    }
+    std::vector<std::string> expected = {"buffers",      "statistics", "strategies prepared", "warm-up",
+                                         "sampled BFSs", "strategies", "models"};
+    if (rehearsals > 0) expected.emplace_back("rehearsals");
+    CHECK(names == expected);
+    CHECK(sum_ms <= whole_ms);
+    CHECK(sum_ms > 0.5 * whole_ms);
+  }
 }
 
 TEST_CASE("the plan's sampled BFSs price the one-block loop's carried levels of its first BFS") {

@@ -58,6 +58,17 @@ TEST_CASE("host-only plans run cpu_expand on every level and say so") {
   }
 }
 
+TEST_CASE("a host-only plan reports its construction: buffers, statistics, strategies prepared") {
+  const abfs::Graph g = abfs::generate_kronecker(10, 16, 1);
+  abfs::Plan plan = abfs::plan_bfs(g, host_only());
+  std::vector<std::string> names;
+  for (const auto& [phase, ms] : plan.construction_ms()) {
+    names.push_back(phase);
+    CHECK(ms >= 0.0);
+  }
+  CHECK(names == std::vector<std::string>{"buffers", "statistics", "strategies prepared"});
+}
+
 TEST_CASE("host executor is correct on every edge case, reusing one plan and result") {
   for (const auto& c : abfs::test::edge_case_graphs()) {
     CAPTURE(c.name);
