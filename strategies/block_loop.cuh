@@ -11,7 +11,9 @@
 //  2. Warp 0 scans the w-queue sizes (and resets them for the next level).
 //  3. The w-queues are concatenated into the b-queue, the next frontier, and written (with the
 //     spills) to the visit order. The block owns the order's tail, so no global atomic is needed.
-// Three barriers per level; no launch and no host round trip. The run stops when the frontier is
+// Three barriers per level; no launch and no host round trip. A frontier of at most
+// kWarpVertices vertices and kWarpArcs arcs is expanded by warp 0 alone, with no barrier, for as
+// many levels as stay that small (run_warp_levels). The run stops when the frontier is
 // empty, when it spilled or has more arcs than the config allows (the level is complete in the
 // visit order, so nothing is lost: the caller hands it over), or when max_levels are done.
 
