@@ -1,5 +1,5 @@
-// CSR construction: counting sort by source with atomic cursors, then per-list sort and
-// compaction. O(|V| + |E| log d) work, parallel with OpenMP.
+// CSR construction (and transposition): counting sort with atomic cursors, then per-list sort
+// and compaction. O(|V| + |E| log d) work, parallel with OpenMP.
 
 #include "graph/build.hpp"
 
@@ -61,6 +61,33 @@ Csr build_csr(VertexId num_vertices, const EdgeList& edges, const BuildOptions& 
   // The atomic fill leaves each list in arbitrary order; sorting makes the CSR deterministic.
   finalize_adjacency(csr, drop_loops, options.drop_duplicate_edges);
   return csr;
+}
+
+Csr transpose_csr(const Csr& forward, VertexId num_vertices) {
+  const std::int64_t n = num_vertices;
+  const EdgeOffset* row = forward.row_offsets.data();
+  const VertexId* in_col = forward.column_indices.data();
+  const std::int64_t m = static_cast<std::int64_t>(forward.column_indices.size());
+  std::vector<EdgeOffset> offsets;
+  resize_in_huge_pages(offsets, static_cast<std::size_t>(n) + 1);
+  EdgeOffset* counts = offsets.data();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < m; ++e) __atomic_fetch_add(&counts[in_col[e]], 1, __ATOMIC_RELAXED);
+  exclusive_scan_in_place(offsets);
+  Csr reverse;
+  resize_in_huge_pages(reverse.column_indices, offsets[static_cast<std::size_t>(n)]);
+  std::vector<EdgeOffset> cursor(offsets.begin(), offsets.end() - 1);
+  VertexId* col = reverse.column_indices.data();
+  EdgeOffset* cur = cursor.data();
+#pragma omp parallel for schedule(dynamic, 4096)
+  for (std::int64_t u = 0; u < n; ++u) {
+    for (EdgeOffset e = row[u]; e < row[u + 1]; ++e) {
+      col[__atomic_fetch_add(&cur[in_col[e]], 1, __ATOMIC_RELAXED)] = static_cast<VertexId>(u);
+    }
+  }
+  reverse.row_offsets = std::move(offsets);
+  finalize_adjacency(reverse, false, false);  // the atomic fill's order, sorted
+  return reverse;
 }
 
 void finalize_adjacency(Csr& csr, bool drop_self_loops, bool drop_duplicate_edges) {

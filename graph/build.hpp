@@ -24,6 +24,11 @@ struct BuildOptions {
 /// edge list whatever the thread count. Every id must be < num_vertices (callers check).
 Csr build_csr(VertexId num_vertices, const EdgeList& edges, const BuildOptions& options);
 
+/// The transpose of a CSR over num_vertices vertices (the in-arcs of a directed graph), each
+/// list sorted: a counting sort by destination with atomic cursors, parallel over sources, then
+/// finalize_adjacency. Deterministic whatever the thread count; arrays in huge pages.
+Csr transpose_csr(const Csr& forward, VertexId num_vertices);
+
 /// Sorts every adjacency list and, as the options say, removes duplicates and self-loops,
 /// compacting the CSR. Parallel over vertices.
 void finalize_adjacency(Csr& csr, bool drop_self_loops, bool drop_duplicate_edges);

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace {
 
@@ -66,6 +67,33 @@ TEST_CASE("the near-arc share counts arcs whose endpoints' ids lie within the wi
   constexpr abfs::VertexId w = abfs::GraphStats::kNearArcWindow;
   CHECK(abfs::compute_stats(abfs::test::make_graph(3 * w, {{0, w - 1}, {0, w}}, false)).near_arc_share == 0.5);
   CHECK(abfs::compute_stats(abfs::test::make_graph(3, {}, false)).near_arc_share == 0.0);
+}
+
+TEST_CASE("a directed graph's in-arcs are its arcs reversed, each list sorted, duplicates and self-loops kept") {
+  // The parallel transposition (atomic cursors, then each list sorted) against the serial one:
+  // sources in increasing order land in each in-list in order.
+  std::vector<abfs::Graph> graphs;
+  graphs.push_back(abfs::generate_uniform(30000, 5, 3));
+  graphs.push_back(abfs::test::make_graph(5, {{0, 1}, {0, 1}, {2, 2}, {3, 1}, {4, 0}, {1, 4}}, true, true));
+  for (const abfs::Graph& g : graphs) {
+    CAPTURE(g.num_vertices());
+    REQUIRE(g.directed());
+    const abfs::Csr& out = g.csr();
+    std::vector<std::vector<abfs::VertexId>> expected(g.num_vertices());
+    for (abfs::VertexId u = 0; u < g.num_vertices(); ++u) {
+      for (abfs::EdgeOffset e = out.row_offsets[u]; e < out.row_offsets[u + 1]; ++e) {
+        expected[out.column_indices[e]].push_back(u);
+      }
+    }
+    const abfs::Csr& in = g.reverse_csr();
+    REQUIRE(in.row_offsets.size() == g.num_vertices() + std::size_t{1});
+    REQUIRE(in.column_indices.size() == out.column_indices.size());
+    for (abfs::VertexId v = 0; v < g.num_vertices(); ++v) {
+      const std::vector<abfs::VertexId> got(in.column_indices.begin() + static_cast<std::ptrdiff_t>(in.row_offsets[v]),
+                                            in.column_indices.begin() + static_cast<std::ptrdiff_t>(in.row_offsets[v + 1]));
+      if (got != expected[v]) FAIL_CHECK("in-list of " << v << " differs");
+    }
+  }
 }
 
 TEST_CASE("grids have 4-neighbour structure") {
