@@ -1237,7 +1237,10 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
                                                std::chrono::steady_clock::time_point level_start) {
   strategies::Strategy& host = *host_strategy_;
   const strategies::LevelOutcome first = host.run(context);
-  if (first.next_frontier_vertices == 0) return first;
+  const VertexId reach_limit = buffers_.reach_limit();
+  if (first.next_frontier_vertices == 0 || context.frontier_end + first.next_frontier_vertices >= reach_limit) {
+    return first;
+  }
   std::uint64_t last_ns = steady_ns(std::chrono::steady_clock::now());
   host_run_levels_.clear();
   host_run_levels_.push_back({context.frontier_end - context.frontier_begin, 0u, context.frontier_edges,
@@ -1321,7 +1324,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
     end += out.next_frontier_vertices;
     edges = out.next_frontier_edges;
     ++level;
-    if (out.next_frontier_vertices == 0) break;
+    if (out.next_frontier_vertices == 0 || end >= reach_limit) break;
   }
   if (host_run_levels_.size() == 1) return first;  // left at once: an ordinary level
   strategies::LevelOutcome outcome;
@@ -1578,11 +1581,74 @@ void Executor::execute(VertexId source, BfsResult& result) {
     throw InvalidArgument("source " + std::to_string(source) + " out of range: the graph has " + std::to_string(n) +
                           " vertices");
   }
+  struct ReachScope {  // the sampled, warm-up and warming BFSs run to their ends
+    const ReachSet*& reach;
+    ~ReachScope() { reach = nullptr; }
+  } scope{reach_};
+  reach_ = reach_set_for(source);
   if (options_.flags == PlanFlags::Exhaustive) {
     execute_exhaustive(source, result);
   } else {
     execute_levels(source, result);
   }
+  learn_reach_set(source, result);
+}
+
+void Executor::learn_reach_set(VertexId source, const BfsResult& result) {
+  if (result.vertices_reached < kMinLearnedReach || reach_sets_.size() >= sampled_reach_sets_ + kMaxLearnedReachSets) {
+    return;
+  }
+  // Where the smallest set holding the source is as large, the BFS stopped there (or is of that
+  // set): nothing new.
+  if (reach_ != nullptr && reach_->vertices == result.vertices_reached) return;
+  add_reach_set(source, result.distances);
+}
+
+const Executor::ReachSet* Executor::reach_set_for(VertexId source) const {
+  const ReachSet* best = nullptr;
+  for (const ReachSet& r : reach_sets_) {
+    if (r.contains(source) && (best == nullptr || r.vertices < best->vertices)) best = &r;
+  }
+  return best;
+}
+
+void Executor::add_reach_set(VertexId source, const std::vector<std::int32_t>& distances) {
+  const Graph& graph = buffers_.graph();
+  const VertexId n = graph.num_vertices();
+  ReachSet r;
+  r.members.assign((static_cast<std::size_t>(n) + 63) / 64, 0);
+  VertexId vertices = 0;
+  EdgeOffset arcs = 0;
+  const auto words = static_cast<std::int64_t>(r.members.size());
+#pragma omp parallel for schedule(static) reduction(+ : vertices, arcs)
+  for (std::int64_t w = 0; w < words; ++w) {
+    std::uint64_t bits = 0;
+    const VertexId first = static_cast<VertexId>(w) * 64;
+    const VertexId last = std::min<VertexId>(n, first + 64);
+    for (VertexId v = first; v < last; ++v) {
+      if (distances[v] < 0) continue;
+      bits |= std::uint64_t{1} << (v - first);
+      ++vertices;
+      arcs += graph.out_degree(v);
+    }
+    r.members[static_cast<std::size_t>(w)] = bits;
+  }
+  r.vertices = vertices;
+  r.arcs = arcs;
+  for (const ReachSet& kept : reach_sets_) {
+    if (kept.vertices == r.vertices && kept.contains(source)) return;  // source reaches kept's: the same set
+  }
+  reach_sets_.push_back(std::move(r));
+}
+
+void Executor::note_all_reached(VertexId frontier_vertices, BfsResult& result) const {
+  if (result.levels.empty()) return;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "; the BFS has visited all %u vertices of a reach set holding its source (an earlier BFS's): it is "
+                "over, its last frontier (%u vertices) not expanded",
+                reach_ != nullptr ? reach_->vertices : 0u, frontier_vertices);
+  result.levels.back().reason += text;
 }
 
 void Executor::note_first_level(const Choice& choice) {
@@ -1616,6 +1682,8 @@ std::vector<LevelShape> Executor::sample_levels(VertexId source) {
   BfsResult sample;
   const bool warm = warmed_;  // not the executor's first BFS
   execute_levels(source, sample);
+  add_reach_set(source, sample.distances);
+  sampled_reach_sets_ = reach_sets_.size();
   if (models_ == nullptr && warm) {  // learn_sampled_block_levels
     for (const std::size_t i : carried_block_records_) {
       const LevelRecord& l = sample.levels[i];
@@ -1671,6 +1739,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   const auto wall_start = std::chrono::steady_clock::now();
   bool used_device = false;
   buffers_.start(source);
+  const VertexId reach_limit = reach_ != nullptr ? reach_->vertices : std::numeric_limits<VertexId>::max();
+  buffers_.set_reach_limit(reach_limit);
 
   Placement placement;
   VertexId begin = 0;
@@ -1696,7 +1766,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   // A level's time runs from the end of the previous one: the decision and the executor's
   // bookkeeping count, as they do in the total.
   auto level_clock = std::chrono::steady_clock::now();
-  while (end > begin) {
+  while (end > begin && (level == 0 || end < reach_limit)) {
     outgrow_profile(end, level);
     const strategies::FrontierState state =
         frontier_state(level, end - begin, end, frontier_edges, edges_out_of_reached, placement);
@@ -1881,6 +1951,10 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     handed_back_ = outcome.handed_back ? &strategy : nullptr;
     after_run_ = outcome.level_records != nullptr && &strategy != host_strategy_ && outcome.stop_reason != nullptr;
   }
+  // Ended with a frontier left: every vertex the source reaches is visited, and the arcs out
+  // of them are those of its reach set.
+  const bool all_reached = end > begin;
+  if (all_reached) edges_out_of_reached = reach_->arcs;
   if (stop_ && used_device) {
     stop_->record(buffers_.stream());
     // The total is read on the host.
@@ -1898,6 +1972,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   }
   pending_reasons_.clear();
   expand_device_runs(result);
+  if (all_reached) note_all_reached(end - begin, result);
   for (const ProfileSwitch& p : profile_switches_) {
     // One record per level now; a switch inside a host run is noted at its level.
     if (p.level < 0 || static_cast<std::size_t>(p.level) >= result.levels.size()) continue;

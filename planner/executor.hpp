@@ -212,11 +212,35 @@ class Executor {
   /// true). Calibration turns them off to time the executor's work per decided level.
   void set_host_runs(bool allowed) { host_runs_ = allowed; }
 
+  /// One BFS from source into result. Where a reach set holds the source (reach_sets: what an
+  /// earlier BFS reached), the BFS ends as soon as it has visited as many vertices as the
+  /// smallest such set: it then has every vertex it can reach, and its last frontier, whose
+  /// expansion would discover nothing, is not expanded (BfsBuffers::reach_limit; the last level
+  /// record says so). Level 0 always runs. Then keeps the BFS's reach as a set where none of
+  /// its size held the source (learn_reach_set).
+  /// @throws InvalidArgument if source is not a vertex.
   void execute(VertexId source, BfsResult& result);
   /// Frontier sizes per level of one BFS from source, run level by level whatever the flags,
   /// with what a bottom-up step would scan at each level and its critical path
-  /// (strategies::add_pull_warp_steps).
+  /// (strategies::add_pull_warp_steps). Keeps the vertices it reached as a reach set.
   std::vector<LevelShape> sample_levels(VertexId source);
+  /// What a BFS reached: a BFS from any of its vertices reaches only vertices of it (it is
+  /// closed under arcs), so one that has visited as many has them all.
+  struct ReachSet {
+    std::vector<std::uint64_t> members;  ///< a bit a vertex
+    VertexId vertices = 0;
+    EdgeOffset arcs = 0;  ///< out of its vertices: all that a BFS ending there examined
+    bool contains(VertexId v) const { return (members[v >> 6] >> (v & 63)) & 1u; }
+  };
+  /// The reach sets: the sampled BFSs' (sample_levels), distinct, then those of up to
+  /// kMaxLearnedReachSets BFSs run by execute, of kMinLearnedReach vertices or more, that no set
+  /// of their size held: uk-2007-05@100000's sampled BFSs reached 100,000 vertices, and 11 of 16
+  /// random sources 55,006, each of their BFSs expanding a last frontier of ~40,000 vertices
+  /// (50 of its 130 us) that discovered nothing (H100, 2026-11-27).
+  const std::vector<ReachSet>& reach_sets() const noexcept { return reach_sets_; }
+  static constexpr std::size_t kMaxLearnedReachSets = 8;
+  /// The reach set holding source with the fewest vertices; nullptr where none holds it.
+  const ReachSet* reach_set_for(VertexId source) const;
   /// One BFS from source, run level by level whatever the flags, its result dropped: the
   /// executor's first BFS runs with the device's caches cold, and sample_levels learns from the
   /// BFSs after it (learn_sampled_block_levels).
@@ -768,6 +792,19 @@ class Executor {
   std::vector<VertexId> components_;
   std::vector<std::pair<VertexId, std::size_t>> component_profiles_;
   bool components_unavailable_ = false;  // the graph has more than kMaxComponentArcs arcs
+  std::vector<ReachSet> reach_sets_;
+  std::size_t sampled_reach_sets_ = 0;  // reach_sets_'s first, from sample_levels
+  // Keeps the reach set of a BFS execute ran (reach_sets).
+  void learn_reach_set(VertexId source, const BfsResult& result);
+  // The reach set of the BFS being run by execute (nullptr: none, or a sampled, warm-up or
+  // warming BFS, which run to their ends).
+  const ReachSet* reach_ = nullptr;
+  // Adds the reach set of a BFS from source with these distances (-1: unreached), unless one
+  // of as many vertices already holds source (the same set).
+  void add_reach_set(VertexId source, const std::vector<std::int32_t>& distances);
+  // Notes on result's last level record that the BFS ended there, having visited all its
+  // reach set's vertices, with a frontier of frontier_vertices left unexpanded.
+  void note_all_reached(VertexId frontier_vertices, BfsResult& result) const;
   // Keys each sampled profile by its source's component (components_ is set).
   void key_sampled_profiles();
   // Whether components_ is set: computed here (and the sampled profiles keyed) the first time,

@@ -59,6 +59,8 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
   result.levels.clear();
   const auto wall_start = std::chrono::steady_clock::now();
   buffers_.start(source);
+  const VertexId reach_limit = reach_ != nullptr ? reach_->vertices : std::numeric_limits<VertexId>::max();
+  buffers_.set_reach_limit(reach_limit);
 
   Placement placement;
   VertexId begin = 0;
@@ -67,7 +69,8 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
   EdgeOffset edges_out_of_reached = 0;
   int level = 0;
   std::vector<LevelTrials> trials;
-  while (end > begin) {
+  // As execute_levels: over once all the source reaches is visited.
+  while (end > begin && (level == 0 || end < reach_limit)) {
     const strategies::FrontierState state =
         frontier_state(level, end - begin, end, frontier_edges, edges_out_of_reached, placement);
 
@@ -178,6 +181,8 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
   }
   synchronize();
   result.total_ms = microseconds_since(wall_start) / 1000.0;
+  const bool all_reached = end > begin;
+  if (all_reached) edges_out_of_reached = reach_->arcs;  // the arcs out of its reach set
   result.vertices_reached = end;
   result.edges_traversed = graph.directed() ? edges_out_of_reached : edges_out_of_reached / 2;
 
@@ -254,6 +259,7 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
     st = state_index(io.produces_at, io.produces == FrontierRepresentation::Bitmap);
     l += static_cast<std::size_t>(s.carried);
   }
+  if (all_reached) note_all_reached(end - begin, result);
 
   buffers_.collect(end, placement.location == Location::Device ? placement.synced_end[0] : end, result.distances,
                    result.parents);

@@ -252,6 +252,7 @@ void BfsBuffers::clear_host_visited() {
 void BfsBuffers::start(VertexId source) {
   clear_host_visited();
   last_source_ = source;
+  reach_limit_ = std::numeric_limits<VertexId>::max();
   h_visited[source >> 5] |= 1u << (source & 31);
   h_dist[source] = 0;
   h_parent[source] = source;

@@ -26,6 +26,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,7 @@ enum class DeviceStop : unsigned int {
   LaunchFailed = 3,      ///< a device-side launch failed (the host throws CudaError)
   Handback = 4,          ///< the cost models price finishing off the run below carrying on (HandbackTable)
   ProfileOutgrown = 5,   ///< the BFS discovered more vertices than the run's profile (HandbackTable::outgrown_at)
+  AllReached = 6,        ///< the BFS visited every vertex it can reach (BfsBuffers::reach_limit): it is over
 };
 
 /// A level's predicted microseconds as fixed + per_vertex * frontier vertices + per_edge *
@@ -220,6 +222,13 @@ class BfsBuffers {
   /// cleared word by word where the last BFS's set bits are known (collect() saw every visit
   /// the host made and no download or checkpoint restore wrote the bitmap), else in full.
   void start(VertexId source);
+  /// Vertices the current BFS reaches at most, where the executor knows (an earlier BFS's reach
+  /// holds the source: Executor::reach_set_for): once its visit order holds this many, every
+  /// vertex it can reach is visited, and the frontier's expansion would discover nothing.
+  /// Device-driven runs stop there (DeviceStop::AllReached). Default (and after start()): the
+  /// maximum VertexId, never reached.
+  VertexId reach_limit() const noexcept { return reach_limit_; }
+  void set_reach_limit(VertexId vertices) noexcept { reach_limit_ = vertices; }
   /// Uploads the host's visits order[begin, end) (ids, distances, parents) and sets the
   /// device's order tail to end. Async on stream: one copy and one kernel (the BFS's first
   /// upload, of at most 1,024 visits: one kernel).
@@ -342,6 +351,7 @@ class BfsBuffers {
   bool host_visited_sparse_ = false;
   bool host_visited_overwritten_ = false;  // by a download or a checkpoint restore since start()
   VertexId last_source_ = 0;
+  VertexId reach_limit_ = std::numeric_limits<VertexId>::max();
   std::unique_ptr<Stream> stream_;
   std::vector<std::uint32_t> h_visited_pageable_;
   PinnedBuffer<std::uint32_t> h_visited_pinned_;

@@ -47,8 +47,8 @@ constexpr int kArcBatch = 8;
 /// needs no block barrier. One vertex a lane: at 32-63 vertices (two a lane) a level took
 /// 2.1-2.4 us, the block's 2.2 (luxembourg_osm, H100, 2026-11-27).
 constexpr VertexId kWarpVertices = 32;
-constexpr int kWarpVerticesPerLane = static_cast<int>(kWarpVertices / 32);
 constexpr EdgeOffset kWarpArcs = 256;
+static_assert(kWarpVertices == 32, "run_warp_levels takes one frontier vertex a lane");
 static_assert(kWarpVertices <= kBigListCapacity, "run_warp_levels lists a frontier in the big-list arrays");
 /// Words a thread loads at once when the run copies its first frontier and the visited bitmap
 /// into shared memory, and the bitmap back (copy_words).
@@ -77,6 +77,8 @@ struct BlockLoopArgs {
   /// it last matched (levels only grow, so the match moves forward from there).
   detail::HandbackTable handback;
   unsigned int profile_cursor;
+  /// BfsBuffers::reach_limit: once the visit order ends here, the run stops (AllReached).
+  VertexId reach_limit;
 };
 
 /// Copies words 32-bit words from src to dst with the whole block, kCopyBatch loads a thread in
@@ -294,6 +296,41 @@ __device__ __forceinline__ unsigned int warp_exclusive_sum(unsigned int x, unsig
   return inclusive - x;
 }
 
+/// The end of a level, in the warp's loop and the block's alike: the visit order grows by the
+/// next frontier's next_count vertices (tail, frontier_size), level and log_index advance, and
+/// the profile's match follows (follow_profile). Returns whether the run stops before the next
+/// frontier, with where it stops in `end`: the frontier is empty (FrontierEmpty: the BFS is
+/// over), the BFS visited every vertex it can reach (AllReached: the frontier's expansion would
+/// discover nothing, so it is not expanded), the frontier outgrew the block (too_large:
+/// FrontierTooLarge) or the level log's budget is used up (LevelCap).
+__device__ __forceinline__ bool end_level(const BlockLoopArgs& a, bool handback, VertexId next_count,
+                                          bool too_large, unsigned int log_limit, unsigned int ahead_visited,
+                                          int& level, unsigned int& log_index, VertexId& tail,
+                                          VertexId& frontier_size, bool& tracking, unsigned int& profile_cursor,
+                                          detail::HandbackLevel& at, BlockLoopEnd& end) {
+  ++log_index;
+  ++level;
+  const VertexId next_begin = tail;
+  tail += next_count;
+  frontier_size = next_count;
+  follow_profile(a.handback, handback, tracking, profile_cursor, at, ahead_visited, tail);
+  end = BlockLoopEnd{next_begin, tail, 0, level, log_index, detail::DeviceStop::FrontierEmpty, profile_cursor};
+  if (next_count == 0) return true;
+  if (tail >= a.reach_limit) {
+    end.stop = detail::DeviceStop::AllReached;
+    return true;
+  }
+  if (too_large) {
+    end.stop = detail::DeviceStop::FrontierTooLarge;
+    return true;
+  }
+  if (log_index >= log_limit) {
+    end.stop = detail::DeviceStop::LevelCap;
+    return true;
+  }
+  return false;
+}
+
 /// Where run_warp_levels left the BFS, for the whole block (shared memory): the frontier is in
 /// the b-queue; stopped: the run ends at `end`.
 struct WarpLoopState {
@@ -340,26 +377,14 @@ __device__ __forceinline__ void run_warp_levels(const BlockLoopArgs& a, std::uin
   bool stopped = false;
   for (;;) {
     const unsigned int ahead_visited = profile_ahead(a.handback, tracking, profile_cursor, lane);
-    // Lane l takes frontier vertex l (kWarpVerticesPerLane = 1).
-    VertexId u[kWarpVerticesPerLane];
-    EdgeOffset first[kWarpVerticesPerLane];
-    unsigned int length[kWarpVerticesPerLane];
-#pragma unroll
-    for (int k = 0; k < kWarpVerticesPerLane; ++k) {
-      const VertexId i = lane * kWarpVerticesPerLane + static_cast<VertexId>(k);
-      u[k] = i < frontier_size ? bqueue[i] : kNoVertex;
-    }
-    unsigned int mine = 0;
-#pragma unroll
-    for (int k = 0; k < kWarpVerticesPerLane; ++k) {
-      first[k] = u[k] != kNoVertex ? a.row_offsets[u[k]] : 0;
-      const EdgeOffset stop = u[k] != kNoVertex ? a.row_offsets[u[k] + 1] : 0;
-      // Capped so that the sum fits 32 bits: a frontier that large leaves the warp anyway.
-      length[k] = stop - first[k] < (1u << 20) ? static_cast<unsigned int>(stop - first[k]) : (1u << 20);
-      mine += length[k];
-    }
+    // Lane l takes frontier vertex l.
+    const VertexId u = lane < frontier_size ? bqueue[lane] : kNoVertex;
+    const EdgeOffset first = u != kNoVertex ? a.row_offsets[u] : 0;
+    const EdgeOffset stop = u != kNoVertex ? a.row_offsets[u + 1] : 0;
+    // Capped so that the sum fits 32 bits: a frontier that large leaves the warp anyway.
+    const unsigned int mine = stop - first < (1u << 20) ? static_cast<unsigned int>(stop - first) : (1u << 20);
     unsigned int total = 0;
-    unsigned int before = warp_exclusive_sum(mine, lane, total);
+    const unsigned int before = warp_exclusive_sum(mine, lane, total);
     if (!checked) {
       frontier_arcs = total;
       if (!fits_warp(frontier_size, frontier_arcs, a.wqueue_capacity)) break;  // uniform: on with the block
@@ -386,14 +411,9 @@ __device__ __forceinline__ void run_warp_levels(const BlockLoopArgs& a, std::uin
       }
     }
     checked = false;
-#pragma unroll
-    for (int k = 0; k < kWarpVerticesPerLane; ++k) {
-      const unsigned int i = lane * kWarpVerticesPerLane + static_cast<unsigned int>(k);
-      before += length[k];
-      list_vertex[i] = u[k];
-      list_first[i] = first[k];
-      list_end[i] = before;
-    }
+    list_vertex[lane] = u;
+    list_first[lane] = first;
+    list_end[lane] = before + mine;
     __syncwarp();  // the lists written; the frontier read (the b-queue takes the next one)
 
     // The arcs: lane's j-th is arc lane + 32 j of the lists' concatenation.
@@ -441,19 +461,8 @@ __device__ __forceinline__ void run_warp_levels(const BlockLoopArgs& a, std::uin
       level_start = now;
     }
 
-    ++log_index;
-    ++level;
-    const VertexId next_begin = tail;
-    tail += next_count;
-    frontier_size = next_count;
-    follow_profile(a.handback, handback, tracking, profile_cursor, at, ahead_visited, tail);
-    end = BlockLoopEnd{next_begin, tail, 0, level, log_index, detail::DeviceStop::FrontierEmpty, profile_cursor};
-    if (next_count == 0) {
-      stopped = true;
-      break;
-    }
-    if (log_index >= log_limit) {
-      end.stop = detail::DeviceStop::LevelCap;
+    if (end_level(a, handback, next_count, false, log_limit, ahead_visited, level, log_index, tail, frontier_size,
+                  tracking, profile_cursor, at, end)) {
       stopped = true;
       break;
     }
@@ -472,7 +481,8 @@ __device__ __forceinline__ void run_warp_levels(const BlockLoopArgs& a, std::uin
 /// HandbackTable::price_from is first priced (block_handback_price, the one-block costs
 /// stay[0]); the run stops before it with DeviceStop::Handback when leaving wins, and before any
 /// level after the first whose visit order ends beyond HandbackTable::outgrown_at with
-/// ProfileOutgrown.
+/// ProfileOutgrown. It stops with AllReached once the visit order reaches
+/// BlockLoopArgs::reach_limit (end_level).
 ///
 /// A level's arcs are summed before it is expanded, from the row offsets the expansion loads
 /// anyway, so no lookup of the new vertices' degrees sits on the critical path of the level that
@@ -739,26 +749,16 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     }
     __syncthreads();  // the b-queue holds the next frontier; queued and spilled read
 
-    ++log_index;
-    ++level;
-    const VertexId next_begin = tail;
-    tail += next_size;
-    frontier_size = next_size;
-    follow_profile(a.handback, handback, tracking, profile_cursor, at, ahead_visited, tail);
-    end = BlockLoopEnd{next_begin, tail, 0, level, log_index, detail::DeviceStop::FrontierEmpty, profile_cursor};
-    if (next_size == 0) break;
-    if (spilled_any || next_size > kWQueues * capacity) {
-      end.stop = detail::DeviceStop::FrontierTooLarge;
-      break;
-    }
-    if (log_index >= log_limit) {
-      end.stop = detail::DeviceStop::LevelCap;
+    if (end_level(a, handback, next_size, spilled_any || next_size > kWQueues * capacity, log_limit, ahead_visited,
+                  level, log_index, tail, frontier_size, tracking, profile_cursor, at, end)) {
       break;
     }
   }
   // Hand-over after a level: the arcs out of the frontier the loop stops at (its vertices are in
   // the order).
-  if (end.stop != detail::DeviceStop::FrontierEmpty && end.frontier_edges == 0) {
+  // A BFS that reached everything it can is over: its last frontier's arcs are not needed.
+  if (end.stop != detail::DeviceStop::FrontierEmpty && end.stop != detail::DeviceStop::AllReached &&
+      end.frontier_edges == 0) {
     unsigned long long arcs = 0;
     for (VertexId i = end.frontier_begin + threadIdx.x; i < end.frontier_end; i += kBlockThreads) {
       const VertexId v = a.order[i];
@@ -813,7 +813,8 @@ inline BlockLoopArgs block_loop_args(detail::BfsBuffers& b, const BlockLoopConfi
                        config.max_frontier_edges,
                        shared_visited_words,
                        detail::HandbackTable{},
-                       0u};
+                       0u,
+                       b.reach_limit()};
 }
 
 /// Host side of a device-driven run launched on c's stream: waits for the counters it publishes

@@ -625,6 +625,10 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
     finish(a, levels, level + 1, next_edges, detail::DeviceStop::FrontierEmpty, cudaSuccess);
     return;
   }
+  if (tail >= a.loop.reach_limit) {  // every vertex the BFS can reach is visited: it is over
+    finish(a, levels, level + 1, next_edges, detail::DeviceStop::AllReached, cudaSuccess);
+    return;
+  }
   if (levels >= a.log_limit) {
     finish(a, levels, level + 1, next_edges, detail::DeviceStop::LevelCap, cudaSuccess);
     return;

@@ -51,6 +51,9 @@ abfs::Wisdom scaled_wisdom(std::initializer_list<std::pair<const char*, double>>
   return wisdom;
 }
 
+/// What the last level record of a BFS that ended at its reach set says (Executor::execute).
+constexpr const char* kAllReached = "not expanded";
+
 abfs::Plan plan_for(const abfs::Graph& g, const Mode& mode) {
   abfs::Wisdom none;
   abfs::PlanOptions options = mode.options;
@@ -139,9 +142,11 @@ void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& source
       plan.execute(sources[k], r);  // one plan and result reused across sources
       abfs::test::check_bfs(g, sources[k], r, references[k]);
       if (mode.options.flags == abfs::PlanFlags::Exhaustive) CHECK(r.oracle_ms > 0.0);
-      // Each record's frontier, in order, multi-level runs' carried levels included.
+      // Each record's frontier, in order, multi-level runs' carried levels included; a BFS that
+      // visited all of a sampled BFS's reach (Executor::reach_sets) does not expand its last.
       const std::vector<abfs::VertexId> frontier = abfs::test::frontier_sizes(references[k]);
-      REQUIRE(r.levels.size() == frontier.size());
+      const bool all_reached = !r.levels.empty() && r.levels.back().reason.find(kAllReached) != std::string::npos;
+      REQUIRE(r.levels.size() + (all_reached ? 1 : 0) == frontier.size());
       int expected_level = 0;
       const abfs::LevelRecord* before = nullptr;
       for (const auto& level : r.levels) {
@@ -459,7 +464,8 @@ TEST_CASE("a BFS explores at level 0 a candidate no recent BFS started with, pri
 TEST_CASE("a forced strategy that is not applicable is replaced for that level, and the log says why") {
   std::vector<std::pair<abfs::VertexId, abfs::VertexId>> star;
   for (abfs::VertexId v = 1; v < 5001; ++v) star.push_back({0, v});  // 5,000 arcs: one_block takes level 0
-  const abfs::Graph g = abfs::test::make_graph(5001, star, false);
+  star.push_back({1, 5001});  // so that level 1 discovers a vertex, and runs (Executor::reach_sets)
+  const abfs::Graph g = abfs::test::make_graph(5002, star, false);
   abfs::PlanOptions options;
   options.strategy = "one_block";
   abfs::Plan plan = abfs::plan_bfs(g, options);
@@ -470,6 +476,45 @@ TEST_CASE("a forced strategy that is not applicable is replaced for that level, 
   CHECK(r.levels[0].reason.find("handed over") != std::string::npos);
   CHECK(r.levels[1].strategy != "one_block");  // 5,000 vertices do not fit its 4,096 slots
   CHECK(r.levels[1].reason.find("one_block not applicable") == 0);
+}
+
+TEST_CASE("every strategy and plan ends a BFS that has visited all it can reach without expanding its last frontier") {
+  // Undirected, so every sampled source reaches all n vertices: a hub 0 joined to leaves
+  // 1..k, each leaf to a vertex of its own (k+1..2k). From the hub the third frontier (k
+  // vertices) is found by the second level and is not expanded: for k = 4 in one_block's warp
+  // levels, for 100 in its block levels, for 5,000 (beyond the block queue) by a grid level of
+  // dynamic_parallel, and by the host-driven levels of every other strategy. From an outer
+  // vertex the BFS's last frontier (the other outer vertices) is left so too.
+  std::vector<Mode> all = modes();
+  all.erase(std::remove_if(all.begin(), all.end(), [](const Mode& m) { return !m.options.schedule.empty(); }),
+            all.end());
+  for (const abfs::VertexId k : {4u, 100u, 5000u}) {
+    std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+    for (abfs::VertexId leaf = 1; leaf <= k; ++leaf) {
+      arcs.emplace_back(0, leaf);
+      arcs.emplace_back(leaf, leaf + k);
+    }
+    const abfs::Graph g = abfs::test::make_graph(2 * k + 1, arcs, false);
+    for (const Mode& mode : all) {
+      CAPTURE(k);
+      CAPTURE(mode.name);
+      abfs::Plan plan = plan_for(g, mode);
+      for (const abfs::VertexId source : {0u, k + 1}) {
+        CAPTURE(source);
+        abfs::BfsResult r;
+        plan.execute(source, r);
+        const abfs::BfsTree reference = abfs::reference_bfs(g, source);
+        abfs::test::check_bfs(g, source, r, reference);
+        const std::vector<abfs::VertexId> frontier = abfs::test::frontier_sizes(reference);
+        REQUIRE(r.levels.size() + 1 == frontier.size());
+        const std::string& last = r.levels.back().reason;
+        CAPTURE(last);
+        CHECK(last.find("all " + std::to_string(2 * k + 1) + " vertices") != std::string::npos);
+        CHECK(last.find("its last frontier (" + std::to_string(frontier.back()) + " vertices) not expanded") !=
+              std::string::npos);
+      }
+    }
+  }
 }
 
 TEST_CASE("executor with a device is correct on every real graph, directed and undirected, 20 sources "

@@ -39,8 +39,10 @@ TEST_CASE("host-only plans run cpu_expand on every level and say so") {
     abfs::test::check_bfs(g, 3, r, reference);
     // One host run from level 0: a record per level with the reference's frontier, timed on
     // the host clock, the levels' times adding up to no more than the BFS's.
+    // The second BFS ends at its last frontier, unexpanded: the first's reach was learned
+    // (Executor::reach_sets; a host-only plan samples no BFS).
     const std::vector<abfs::VertexId> frontier = abfs::test::frontier_sizes(reference);
-    REQUIRE(r.levels.size() == frontier.size());
+    REQUIRE(r.levels.size() + (repeat == 1 ? 1 : 0) == frontier.size());
     REQUIRE(r.levels.size() > 2);
     double sum_us = 0.0;
     for (std::size_t k = 0; k < r.levels.size(); ++k) {
@@ -51,7 +53,7 @@ TEST_CASE("host-only plans run cpu_expand on every level and say so") {
       CHECK(level.frontier_vertices == frontier[k]);
       CHECK(level.time_us >= 0.0);
       CHECK(level.device_us == 0.0);
-      if (k > 0) CHECK(level.reason == "continued on the host (host run)");
+      if (k > 0) CHECK(level.reason.rfind("continued on the host (host run)", 0) == 0);
       sum_us += level.time_us;
     }
     CHECK(sum_us <= r.total_ms * 1000.0 + 1.0);
@@ -98,6 +100,53 @@ TEST_CASE("a BFS after one that reached few vertices sees none of their visits")
     plan.execute(source, r);
     abfs::test::check_bfs(g, source, r);
     CHECK(r.vertices_reached == (source >= kLarge ? 3u : kLarge));
+  }
+}
+
+TEST_CASE("a BFS that has visited all of a reach set it started in ends without expanding its last frontier") {
+  // Directed: a cycle 0 -> 1 -> 2 -> 0, then 2 -> 3 -> 4 and 4 -> 5..300 (leaves), and a path
+  // 301 -> 302 -> 303 elsewhere. The sampled BFS from 0 reaches {0..300}; one from 1 (in the
+  // cycle) reaches the same 301 vertices, so once it has visited 301 it has them all and the
+  // leaves, its last frontier, are not expanded. One from 3 reaches {3..300}, never 301: the
+  // first runs to its end and its reach is learned, so the second ends as 1's did. One from
+  // 301 is in no set, and too small a reach to learn. Each result is checked against the
+  // reference and the validator (edges_traversed included: all arcs out of reached vertices).
+  constexpr abfs::VertexId kLeaves = 296;
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs{{0, 1}, {1, 2},     {2, 0},    {2, 3},
+                                                              {3, 4}, {301, 302}, {302, 303}};
+  for (abfs::VertexId leaf = 5; leaf < 5 + kLeaves; ++leaf) arcs.emplace_back(4, leaf);
+  const abfs::Graph g = abfs::test::make_graph(304, arcs, true);
+  abfs::detail::Executor executor(g, host_only(), false);
+  executor.set_level_profiles({executor.sample_levels(0)});
+  REQUIRE(executor.reach_sets().size() == 1);
+  CHECK(executor.reach_sets()[0].vertices == 301);
+  CHECK(executor.reach_sets()[0].arcs == 301);
+  CHECK(executor.reach_set_for(1) == &executor.reach_sets()[0]);
+  CHECK(executor.reach_set_for(301) == nullptr);
+  (void)executor.sample_levels(1);  // the same set: not kept twice
+  CHECK(executor.reach_sets().size() == 1);
+  const std::string note = "its last frontier (296 vertices) not expanded";
+  for (const bool host_runs : {true, false}) {
+    CAPTURE(host_runs);
+    executor.set_host_runs(host_runs);
+    for (const abfs::VertexId source : {1u, 3u, 3u, 301u, 0u}) {
+      CAPTURE(source);
+      const abfs::BfsTree reference = abfs::reference_bfs(g, source);
+      const auto reached = static_cast<abfs::VertexId>(
+          std::count_if(reference.distances.begin(), reference.distances.end(), [](std::int32_t d) { return d >= 0; }));
+      // Whether a set as large as its reach holds the source (1 and 0 always, 3 once learned).
+      const auto* set = executor.reach_set_for(source);
+      const bool all_reached = set != nullptr && set->vertices == reached;
+      CHECK(all_reached == (source != 301 && (source != 3 || executor.reach_sets().size() == 2)));
+      abfs::BfsResult r;
+      executor.execute(source, r);
+      abfs::test::check_bfs(g, source, r, reference);
+      const std::size_t levels = abfs::test::frontier_sizes(reference).size();
+      REQUIRE(r.levels.size() == levels - (all_reached ? 1 : 0));
+      CHECK((r.levels.back().reason.find(note) != std::string::npos) == all_reached);
+    }
+    CHECK(executor.reach_sets().size() == 2);  // {3..300} learned once; 301's reach too small
+    CHECK(executor.reach_set_for(3)->vertices == 298);
   }
 }
 
@@ -326,7 +375,9 @@ TEST_CASE("a decided level's price adds the executor's overhead beyond calibrati
     REQUIRE(priced_us > 0.0);
     executor.execute(9, path);
     abfs::test::check_bfs(g, 9, path);
-    REQUIRE(path.levels.size() == 32);
+    // The sampled BFS from 9 reached the path: a BFS from 9 is over once it has visited the
+    // path's last vertex, which it does not expand (Executor::reach_sets).
+    REQUIRE(path.levels.size() == 31);
     for (std::size_t k = 1; k < path.levels.size(); ++k) {
       INFO("level " << k << " measured " << path.levels[k].time_us << " us");
       CHECK(path.levels[k].predicted_us == doctest::Approx(priced_us));
@@ -1136,7 +1187,8 @@ TEST_CASE("a BFS whose frontiers stay flat where the profile's grow is priced by
     abfs::BfsResult result;
     executor.execute(0, result);
     abfs::test::check_bfs(g, 0, result);
-    REQUIRE(result.levels.size() == kLength + kWidth - 1);
+    // With the strip's own sampled BFS, its last frontier is not expanded (Executor::reach_sets).
+    REQUIRE(result.levels.size() == kLength + kWidth - 1 - (tree_profile ? 0 : 1));
     int noted = 0;
     for (const auto& l : result.levels) {
       CAPTURE(l.level);
