@@ -292,6 +292,8 @@ DeviceWisdom calibrate(const CalibrationOptions& options) {
       const CostModelFit& block = entry.models["one_block"];
       const std::pair<const char*, const char*> shared[] = {
           {"block_level", "level"},
+          {"block_step", "block_step"},
+          {"block_warp_edges", "warp_edges"},
           {"block_vertices", "frontier_vertices"},
           {"block_edges", "frontier_edges"},
           {"block_discovered", "discovered"},

@@ -21,16 +21,21 @@ using strategies::Location;
 // The smallest arc count of size class c (arcs_size_class): 0, then 4^c.
 EdgeOffset smallest_arcs_of_class(int c) { return c == 0 ? 0 : EdgeOffset{1} << (2 * c); }
 
+// A frontier of one vertex more than warp 0 expands alone (strategies' fits_warp): where a
+// one-block level is the block's in every size class (HandbackModel::block_stay).
+constexpr VertexId kBlockProbe = 33;
+
 // An affine model of price(vertices, arcs) over size class c of the arcs (arcs_size_class), by
 // differences at the class's smallest arc count: every strategy's features, and so its
 // prediction with the class's correction, are affine within a class.
 template <class Price>
-AffineCost affine_in_class(int c, const Price& price) {
+AffineCost affine_in_class(int c, const Price& price, VertexId vertices = 1) {
   const EdgeOffset arcs = smallest_arcs_of_class(c);
-  const double base = price(VertexId{1}, arcs);
-  const double per_vertex = price(VertexId{2}, arcs) - base;
-  const double per_edge = price(VertexId{1}, arcs + 1) - base;
-  return AffineCost{static_cast<float>(base - per_vertex - per_edge * static_cast<double>(arcs)),
+  const double base = price(vertices, arcs);
+  const double per_vertex = price(vertices + 1, arcs) - base;
+  const double per_edge = price(vertices, arcs + 1) - base;
+  return AffineCost{static_cast<float>(base - per_vertex * static_cast<double>(vertices) -
+                                       per_edge * static_cast<double>(arcs)),
                     static_cast<float>(per_vertex), static_cast<float>(per_edge)};
 }
 
@@ -994,6 +999,10 @@ void Executor::upload_handback() {
       strategies::FrontierState relaunched = state_of(1, arcs, false);
       relaunched.after_grid_level = true;
       m.block_relaunch[c] = dp ? static_cast<float>(block_us(relaunched) - block_us(state_of(1, arcs, false))) : 0.0f;
+      // stay[0] prices classes 0-3 at levels warp 0 expands alone (from one vertex); the
+      // block's, from one vertex more than the warp takes.
+      m.block_stay[c] = affine_in_class(
+          c, [&](VertexId v, EdgeOffset e) { return block_us(state_of(v, e, false)); }, kBlockProbe);
     }
     h->levels_host.resize(levels);
     for (std::size_t k = 0; k < levels; ++k) {

@@ -84,6 +84,11 @@ struct HandbackModel {
   /// us a one-block level costs more right after a grid level (the loop's relaunch as a
   /// device-launched link, with its copy of the visited bitmap); stay[0] leaves it out.
   float block_relaunch[kHandbackClasses];
+  /// A one-block level the whole block expands, not warp 0 alone (strategies' fits_warp; the
+  /// cost models' block_step and warp_edges): stay[0] prices classes 0-3 (under 256 arcs) as
+  /// the warp's levels, this as the block's (the same as stay[0] from class 4 on). Its
+  /// discoveries cost per_discovered[0].
+  AffineCost block_stay[kHandbackClasses];
   /// The host's level after a hand-back (cpu_expand with the frontier's download); fixed is
   /// +inf where the host does not apply.
   AffineCost host[kHandbackClasses];

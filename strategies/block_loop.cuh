@@ -187,16 +187,17 @@ __host__ __device__ inline bool leaves(const detail::HandbackPrice& p) { return 
 /// (not interpolated towards the level before, as a grid level's are: a log each, in every
 /// thread). Every thread of the block evaluates it, so its instructions count sixteen times over
 /// (the 64-bit version cost a priced level ~300 cycles, luxembourg_osm, H100, 2026-11-24).
-/// arcs: at most the loop's max_frontier_edges.
+/// arcs: at most the loop's max_frontier_edges. block: the level does not fit warp 0
+/// (fits_warp), and is priced by costs[2] (HandbackModel::block_stay) instead of costs[0].
 __device__ __forceinline__ detail::HandbackPrice block_handback_price(const float4 (*costs)[detail::kHandbackClasses],
                                                                       const detail::HandbackLevel& at,
-                                                                      VertexId vertices, EdgeOffset arcs) {
+                                                                      VertexId vertices, EdgeOffset arcs, bool block) {
   const unsigned int arcs32 = arcs > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<unsigned int>(arcs);
   const int bits_class = arcs32 < 4 ? 0 : (31 - __clz(static_cast<int>(arcs32))) / 2;
   const int c = bits_class < detail::kHandbackClasses - 1 ? bits_class : detail::kHandbackClasses - 1;
   const float v = __uint2float_rn(vertices);
   const float e = __uint2float_rn(arcs32);
-  const float4 stay = costs[0][c];
+  const float4 stay = costs[block ? 2 : 0][c];
   const float4 host = costs[1][c];
   const float to_host = host.x + host.y * v + (host.z + host.w * at.discovered_per_arc) * e + at.host_after;
   return {stay.x + stay.y * v + (stay.z + stay.w * at.discovered_per_arc) * e, at.stay_after, fminf(to_host, at.leave)};
@@ -277,11 +278,15 @@ __device__ __forceinline__ void follow_profile(const detail::HandbackTable& t, b
 }
 
 /// Whether warp 0 alone expands a frontier of frontier_size vertices and frontier_arcs arcs
-/// (run_warp_levels): its next frontier, at most its arcs, must fit the b-queue.
-__device__ __forceinline__ bool fits_warp(VertexId frontier_size, EdgeOffset frontier_arcs,
+/// (run_warp_levels): at most kWarpVertices vertices and fewer than kWarpArcs arcs, so that the
+/// hand-back's size classes of arcs (powers of 4: arcs_size_class) hold the warp's levels in
+/// classes 0-3 and the block's alone from class 4 on (HandbackModel::block_stay); its next
+/// frontier, at most its arcs, must fit the b-queue. The cost models' block_step and
+/// warp_edges features.
+__host__ __device__ inline bool fits_warp(VertexId frontier_size, EdgeOffset frontier_arcs,
                                           unsigned int wqueue_capacity) {
   const EdgeOffset slots = static_cast<EdgeOffset>(kWQueues) * wqueue_capacity;
-  return frontier_size <= kWarpVertices && frontier_arcs <= (kWarpArcs < slots ? kWarpArcs : slots);
+  return frontier_size <= kWarpVertices && frontier_arcs < kWarpArcs && frontier_arcs <= slots;
 }
 
 /// The exclusive prefix sum over warp 0's lanes of x, and the total in every lane.
@@ -401,7 +406,7 @@ __device__ __forceinline__ void run_warp_levels(const BlockLoopArgs& a, std::uin
         break;
       }
       if (tracking && log_index > first_log_index) {
-        const detail::HandbackPrice price = block_handback_price(handback_costs, at, frontier_size, frontier_arcs);
+        const detail::HandbackPrice price = block_handback_price(handback_costs, at, frontier_size, frontier_arcs, false);
         if (leaves(price)) {
           end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index,
                              detail::DeviceStop::Handback, profile_cursor, price};
@@ -512,16 +517,17 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
   using ArcScan = cub::WarpScan<EdgeOffset>;
   __shared__ typename ArcScan::TempStorage arc_scan_storage;
-  // The model's one-block and host costs, read once (block_handback_price).
-  __shared__ float4 handback_costs[2][detail::kHandbackClasses];
+  // The model's one-block costs (warp 0's levels, then the block's) and the host's, read once
+  // (block_handback_price).
+  __shared__ float4 handback_costs[3][detail::kHandbackClasses];
   const bool handback = a.handback.model != nullptr;
   unsigned int profile_cursor = a.profile_cursor;
-  if (handback && threadIdx.x < 2 * detail::kHandbackClasses) {
+  if (handback && threadIdx.x < 3 * detail::kHandbackClasses) {
     const int k = static_cast<int>(threadIdx.x) / detail::kHandbackClasses;
     const int c = static_cast<int>(threadIdx.x) % detail::kHandbackClasses;
-    const detail::AffineCost cost = k == 0 ? a.handback.model->stay[0][c] : a.handback.model->host[c];
-    const float per_discovered =
-        k == 0 ? a.handback.model->per_discovered[0][c] : a.handback.model->host_per_discovered[c];
+    const detail::HandbackModel& m = *a.handback.model;
+    const detail::AffineCost cost = k == 0 ? m.stay[0][c] : k == 1 ? m.host[c] : m.block_stay[c];
+    const float per_discovered = k == 1 ? m.host_per_discovered[c] : m.per_discovered[0][c];
     handback_costs[k][c] = make_float4(cost.fixed, cost.per_vertex, cost.per_edge, per_discovered);
   }
 
@@ -587,8 +593,9 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
                          detail::DeviceStop::ProfileOutgrown, profile_cursor};
       break;
     }
+    const bool warp = fits_warp(frontier_size, frontier_arcs, capacity);
     if (priced) {
-      const detail::HandbackPrice price = block_handback_price(handback_costs, at, frontier_size, frontier_arcs);
+      const detail::HandbackPrice price = block_handback_price(handback_costs, at, frontier_size, frontier_arcs, !warp);
       if (leaves(price)) {  // uniform
         end = BlockLoopEnd{tail - frontier_size, tail, frontier_arcs, level, log_index,
                            detail::DeviceStop::Handback, profile_cursor, price};
@@ -597,7 +604,7 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     }
 
     // 1w. A small frontier goes to warp 0 (run_warp_levels), for as many levels as stay small.
-    if (fits_warp(frontier_size, frontier_arcs, capacity)) {  // uniform
+    if (warp) {  // uniform
       // The warp's levels leave no arcs in level_edges (the block's next level adds into its
       // parity's, the hand-over after the loop too): zeroed once every thread read this level's.
       __syncthreads();

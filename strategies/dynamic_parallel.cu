@@ -645,9 +645,12 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
     const unsigned int k = next.loop.profile_cursor =
         detail_block::match_profile_level(t, a.loop.profile_cursor, tail);
     const int kernel = fits ? 0 : grid_stay(next_size, next_edges);
+    // A one-block level warp 0 does not expand alone is priced as the block's (block_stay).
+    const bool block = fits && !detail_block::fits_warp(next_size, next_edges, a.loop.wqueue_capacity);
     detail::HandbackPrice price = detail_block::handback_price(
-        t.model->stay[kernel], t.model->per_discovered[kernel], t.model->host, t.model->host_per_discovered,
-        t.levels[k], next_size, next_edges, detail_block::expected_discoveries(t, k, tail, next_edges));
+        block ? t.model->block_stay : t.model->stay[kernel], t.model->per_discovered[kernel], t.model->host,
+        t.model->host_per_discovered, t.levels[k], next_size, next_edges,
+        detail_block::expected_discoveries(t, k, tail, next_edges));
     // A one-block level after this grid level starts the loop again (the cost feature
     // block_relaunch), as the executor's lookahead prices it.
     if (fits) price.level_us += t.model->block_relaunch[detail::arcs_size_class(next_edges)];
@@ -681,6 +684,12 @@ class DynamicParallel final : public Strategy {
     CostFeatures f;
     f.add("run", state.continues_run ? 0.0 : 1.0);
     f.add("block_level", grid ? 0.0 : 1.0);
+    // A one-block level the whole block expands, or warp 0 alone (one_block's block_step and
+    // warp_edges).
+    const bool warp =
+        !grid && detail_block::fits_warp(state.frontier_vertices, state.frontier_edges, config_.block_loop.wqueue_capacity);
+    f.add("block_step", grid || warp ? 0.0 : 1.0);
+    f.add("block_warp_edges", warp ? edges : 0.0);
     f.add("block_vertices", grid ? 0.0 : vertices);
     f.add("block_edges", grid ? 0.0 : edges);
     // A one-block level's arcs again where the visited bitmap is not in shared memory (over

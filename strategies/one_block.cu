@@ -68,6 +68,17 @@ class OneBlock final : public Strategy {
     CostFeatures f;
     f.add("run", state.continues_run ? 0.0 : 1.0);
     f.add("level", 1.0);
+    // A level the whole block expands has a larger fixed cost than one warp 0 expands alone
+    // (fits_warp: run_warp_levels), whose lanes take its arcs 32 at a time: the quick
+    // calibration's grid levels took 1.34-1.41 us (medians) in the warp under 64 arcs, 1.79-2.08
+    // at 64-255, and 2.08-2.50 in the block at 33-300 vertices. Fitted by one line over both,
+    // one_block's calibration error went 3.5 / 6.5% -> 7.9 / 13.9%, and luxembourg_osm's block
+    // levels (50-200 vertices) took 2.5-2.7 us priced 2.5: the plan left the host's levels (~2.1
+    // us there) for a run priced within 0.2% of staying, and its BFSs took 1.12x forced
+    // cpu_expand's (H100, 2026-11-27). Registry version 11.
+    const bool warp = detail_block::fits_warp(state.frontier_vertices, state.frontier_edges, config_.wqueue_capacity);
+    f.add("block_step", warp ? 0.0 : 1.0);
+    f.add("warp_edges", warp ? static_cast<double>(state.frontier_edges) : 0.0);
     f.add("frontier_vertices", state.frontier_vertices);
     f.add("frontier_edges", static_cast<double>(state.frontier_edges));
     // Each vertex a level discovers costs its claim, its distance and parent and a queue slot,

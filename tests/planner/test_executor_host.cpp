@@ -656,6 +656,61 @@ TEST_CASE("dynamic_parallel prices a one-block level right after a grid level wi
   CHECK(feature_value(*dp, start, stats, "run") == 1.0);
 }
 
+TEST_CASE("one-block levels that warp 0 does not expand alone pay the block's step, in both device-driven runs") {
+  // run_warp_levels takes frontiers of at most 32 vertices and fewer than 256 arcs (fits_warp):
+  // size classes 0-3 of the hand-back's, so that its affine prices hold warp and block apart.
+  // The warp's levels price their arcs apart too (its lanes take them 32 at a time).
+  const std::unique_ptr<abfs::strategies::Strategy> runs[] = {abfs::strategies::make_one_block(),
+                                                               abfs::strategies::make_dynamic_parallel()};
+  abfs::GraphStats stats;
+  stats.num_vertices = 100'000;
+  stats.num_edges = 1'000'000;
+  for (const auto& run : runs) {
+    CAPTURE(run->name());
+    for (const bool continues : {false, true}) {
+      CAPTURE(continues);
+      auto step = [&](abfs::VertexId vertices, abfs::EdgeOffset arcs) {
+        abfs::strategies::FrontierState s;
+        s.frontier_vertices = vertices;
+        s.frontier_edges = arcs;
+        s.location = abfs::strategies::Location::Device;
+        s.continues_run = continues;
+        return feature_value(*run, s, stats, "block_step");
+      };
+      auto warp_edges = [&](abfs::VertexId vertices, abfs::EdgeOffset arcs) {
+        abfs::strategies::FrontierState s;
+        s.frontier_vertices = vertices;
+        s.frontier_edges = arcs;
+        s.location = abfs::strategies::Location::Device;
+        s.continues_run = continues;
+        return feature_value(*run, s, stats, std::string(run->name()) == "one_block" ? "warp_edges" : "block_warp_edges");
+      };
+      CHECK(step(1, 4) == 0.0);
+      CHECK(warp_edges(1, 4) == 4.0);
+      CHECK(step(32, 255) == 0.0);
+      CHECK(warp_edges(32, 255) == 255.0);
+      CHECK(step(33, 64) == 1.0);
+      CHECK(warp_edges(33, 64) == 0.0);
+      CHECK(step(2, 256) == 1.0);
+      CHECK(warp_edges(2, 256) == 0.0);
+      CHECK(step(500, 4'000) == 1.0);
+      CHECK(abfs::detail::arcs_size_class(255) == 3);  // the warp's largest, in class 3
+      CHECK(abfs::detail::arcs_size_class(256) == 4);
+    }
+  }
+  // dynamic_parallel's grid levels pay their own costs, not the loop's step.
+  const auto dp = abfs::strategies::make_dynamic_parallel();
+  abfs::strategies::FrontierState grid;
+  grid.frontier_vertices = 30'000;
+  grid.frontier_edges = 240'000;
+  grid.location = abfs::strategies::Location::Device;
+  grid.continues_run = true;
+  grid.grid_level = true;
+  CHECK(feature_value(*dp, grid, stats, "block_step") == 0.0);
+  grid.frontier_vertices = 8;  // a grid level of few vertices (a run's first, of hubs)
+  CHECK(feature_value(*dp, grid, stats, "block_warp_edges") == 0.0);
+}
+
 TEST_CASE("a device-driven run's loop exits: one-block levels before a grid level, and a stop with a frontier left") {
   using abfs::detail::DeviceLevelRecord;
   std::vector<DeviceLevelRecord> records = {{10, 0, 80, 0, 1}, {900, 0, 7'000, 1, 2}, {4'000, 1, 32'000, 2, 3},

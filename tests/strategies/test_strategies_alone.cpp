@@ -316,17 +316,19 @@ TEST_CASE("the level-loop probes run every chain to its last level and time each
 }
 
 /// A hand-back table on the device: every size class of the run's kernels costs `stay` us a
-/// level (and the given us per vertex a grid or a one-block level discovers) and the host
-/// `host` us; profile levels as given.
+/// level (and the given us per vertex a grid or a one-block level discovers, and block_step
+/// more a one-block level warp 0 does not expand alone) and the host `host` us; profile levels
+/// as given.
 struct DeviceHandback {
   abfs::detail::DeviceBuffer<abfs::detail::HandbackModel> model{1};
   abfs::detail::DeviceBuffer<abfs::detail::HandbackLevel> levels;
   DeviceHandback(float stay, float host, const std::vector<abfs::detail::HandbackLevel>& profile,
-                 float grid_per_discovered = 0.0f, float block_per_discovered = 0.0f)
+                 float grid_per_discovered = 0.0f, float block_per_discovered = 0.0f, float block_step = 0.0f)
       : levels(profile.size()) {
     abfs::detail::HandbackModel m{};
     for (int c = 0; c < abfs::detail::kHandbackClasses; ++c) {
       m.stay[0][c] = m.stay[1][c] = m.stay[2][c] = {stay, 0.0f, 0.0f};
+      m.block_stay[c] = {stay + block_step, 0.0f, 0.0f};
       m.host[c] = {host, 0.0f, 0.0f};
       m.per_discovered[0][c] = block_per_discovered;
       m.per_discovered[1][c] = m.per_discovered[2][c] = grid_per_discovered;
@@ -590,6 +592,59 @@ TEST_CASE("one_block's and dynamic_parallel's one-block levels price the vertice
     }
   }
   CHECK(runs_with_costly_block_levels > 0);
+}
+
+TEST_CASE("one_block's and dynamic_parallel's one-block levels that warp 0 does not expand alone pay the block's "
+          "step in the hand-back decision") {
+  // Leaving costs 1.5 us, a level on the run 1 us and, where the whole block expands it (over
+  // 32 vertices or 255 arcs: fits_warp), 1 us more: a run hands back before any such one-block
+  // level it would carry after its first, and never without the step. Not with 32-vertex block
+  // queues (see the test above: the counts do not say which levels are one-block levels).
+  constexpr float kNever = std::numeric_limits<float>::infinity();
+  constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
+  const std::string reason = "the cost models price finishing off the run cheaper";
+  const std::vector<abfs::detail::HandbackLevel> profile{{kAll, 0.0f, 1.5f, kNever, 0.0f}};
+  const DeviceHandback stepped(1.0f, kNever, profile, 0.0f, 0.0f, 1.0f);
+  const DeviceHandback flat(1.0f, kNever, profile);
+  auto pq = s::make_privatized_queue();
+  const auto block = s::make_one_block();  // which levels fit the one-block loop
+  int runs_with_block_levels = 0;
+  for (const auto& [name, strategy] : device_driven_runs()) {
+    if (name.find("32-vertex") != std::string::npos) continue;
+    CAPTURE(name);
+    s::Strategy* fallback = name == "one_block" ? pq.get() : nullptr;
+    for (const auto& c : all_small_graphs()) {
+      CAPTURE(c.name);
+      const abfs::BfsTree reference = abfs::reference_bfs(c.graph, c.source);
+      const LevelSizes sizes = level_sizes(c.graph, reference);
+      // One-block levels after the first that the whole block expands.
+      auto stepped_level = [&](int level) {
+        const auto l = static_cast<std::size_t>(level);
+        if (level < 1 || l >= sizes.vertices.size() || (sizes.vertices[l] <= 32 && sizes.arcs[l] < 256)) return false;
+        s::FrontierState state;
+        state.frontier_vertices = sizes.vertices[l];
+        state.frontier_edges = sizes.arcs[l];
+        return block->applicable(state);
+      };
+      const AloneRun without = run_alone(c.graph, c.source, *strategy, fallback, flat.table());
+      abfs::test::check_bfs(c.graph, c.source, without.result, reference);
+      CHECK(without.stop_reasons.count(reason) == 0);
+      bool carried_block = false;  // what the run carries without the step
+      for (const AloneRun::Call& call : without.calls) {
+        for (int level = call.level + 1; level < call.level + call.levels; ++level) {
+          carried_block = carried_block || stepped_level(level);
+        }
+      }
+      runs_with_block_levels += carried_block ? 1 : 0;
+      const AloneRun with_step = run_alone(c.graph, c.source, *strategy, fallback, stepped.table());
+      abfs::test::check_bfs(c.graph, c.source, with_step.result, reference);
+      CHECK(with_step.stop_reasons.count(reason) == (carried_block ? 1u : 0u));
+      for (const AloneRun::Call& call : with_step.calls) {
+        for (int level = call.level + 1; level < call.level + call.levels; ++level) CHECK_FALSE(stepped_level(level));
+      }
+    }
+  }
+  CHECK(runs_with_block_levels > 0);
 }
 
 TEST_CASE("every device strategy alone is correct on every real graph (skipped without ../shared/data)") {
