@@ -669,22 +669,17 @@ TEST_CASE("one-block levels that warp 0 does not expand alone pay the block's st
     CAPTURE(run->name());
     for (const bool continues : {false, true}) {
       CAPTURE(continues);
-      auto step = [&](abfs::VertexId vertices, abfs::EdgeOffset arcs) {
+      auto feature = [&](const char* name, abfs::VertexId vertices, abfs::EdgeOffset arcs) {
         abfs::strategies::FrontierState s;
         s.frontier_vertices = vertices;
         s.frontier_edges = arcs;
         s.location = abfs::strategies::Location::Device;
         s.continues_run = continues;
-        return feature_value(*run, s, stats, "block_step");
+        return feature_value(*run, s, stats, name);
       };
-      auto warp_edges = [&](abfs::VertexId vertices, abfs::EdgeOffset arcs) {
-        abfs::strategies::FrontierState s;
-        s.frontier_vertices = vertices;
-        s.frontier_edges = arcs;
-        s.location = abfs::strategies::Location::Device;
-        s.continues_run = continues;
-        return feature_value(*run, s, stats, std::string(run->name()) == "one_block" ? "warp_edges" : "block_warp_edges");
-      };
+      const char* warp_name = std::string(run->name()) == "one_block" ? "warp_edges" : "block_warp_edges";
+      auto step = [&](abfs::VertexId vertices, abfs::EdgeOffset arcs) { return feature("block_step", vertices, arcs); };
+      auto warp_edges = [&](abfs::VertexId vertices, abfs::EdgeOffset arcs) { return feature(warp_name, vertices, arcs); };
       CHECK(step(1, 4) == 0.0);
       CHECK(warp_edges(1, 4) == 4.0);
       CHECK(step(32, 255) == 0.0);

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -538,24 +539,19 @@ TEST_CASE("dynamic_parallel's grid levels price the vertices they discover in th
   CHECK(graphs_with_costly_grid_levels > 0);
 }
 
-TEST_CASE("one_block's and dynamic_parallel's one-block levels price the vertices they discover in the hand-back "
-          "decision") {
-  // Leaving costs 100 us, a level on the run 1 us plus, on a one-block level, 1 us per vertex
-  // it discovers, at the profile's one discovery per arc: a run hands back before any one-block
-  // level of over 99 arcs it would carry, and never without the term. Grid levels are not
-  // priced by it (dynamic_parallel's levels over its block queue). Not with 32-vertex block
-  // queues: there a lane's one-slot w-queue spills and dynamic_parallel runs the next level as
-  // a grid level though it fits the queue by count, so the counts do not say which levels are
-  // one-block levels.
-  constexpr float kNever = std::numeric_limits<float>::infinity();
-  constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
+/// Runs one_block and dynamic_parallel (not with 32-vertex block queues: there a lane's
+/// one-slot w-queue spills and dynamic_parallel runs the next level as a grid level though it
+/// fits the queue by count, so the counts do not say which levels are one-block levels) over
+/// the small graphs with two hand-back tables: `flat` never hands back, and `priced` hands back
+/// before every one-block level after a run's first that `dearer(vertices, arcs)` says its
+/// term prices above leaving, and only where the run carries one without it. Returns how many
+/// runs carried such a level, so that the caller can require the case to arise.
+int check_one_block_term(const DeviceHandback& priced, const DeviceHandback& flat,
+                         const std::function<bool(abfs::VertexId, abfs::EdgeOffset)>& dearer) {
   const std::string reason = "the cost models price finishing off the run cheaper";
-  const std::vector<abfs::detail::HandbackLevel> profile{{kAll, 0.0f, 100.0f, kNever, 1.0f}};
-  const DeviceHandback priced(1.0f, kNever, profile, 0.0f, 1.0f);
-  const DeviceHandback unpriced(1.0f, kNever, profile, 0.0f, 0.0f);
   auto pq = s::make_privatized_queue();
   const auto block = s::make_one_block();  // which levels fit the one-block loop
-  int runs_with_costly_block_levels = 0;
+  int runs_with_dearer_levels = 0;
   for (const auto& [name, strategy] : device_driven_runs()) {
     if (name.find("32-vertex") != std::string::npos) continue;
     CAPTURE(name);
@@ -564,63 +560,9 @@ TEST_CASE("one_block's and dynamic_parallel's one-block levels price the vertice
       CAPTURE(c.name);
       const abfs::BfsTree reference = abfs::reference_bfs(c.graph, c.source);
       const LevelSizes sizes = level_sizes(c.graph, reference);
-      // One-block levels that the term prices above leaving, after the first level.
-      auto costly = [&](int level) {
+      auto dearer_level = [&](int level) {  // a one-block level after the first that the term prices out
         const auto l = static_cast<std::size_t>(level);
-        if (level < 1 || l >= sizes.vertices.size() || sizes.arcs[l] <= 99) return false;
-        s::FrontierState state;
-        state.frontier_vertices = sizes.vertices[l];
-        state.frontier_edges = sizes.arcs[l];
-        return block->applicable(state);
-      };
-      const AloneRun with_term = run_alone(c.graph, c.source, *strategy, fallback, priced.table());
-      abfs::test::check_bfs(c.graph, c.source, with_term.result, reference);
-      bool carried_costly = false;  // what the run would have carried without the term
-      const AloneRun without = run_alone(c.graph, c.source, *strategy, fallback, unpriced.table());
-      abfs::test::check_bfs(c.graph, c.source, without.result, reference);
-      CHECK(without.stop_reasons.count(reason) == 0);
-      for (const AloneRun::Call& call : without.calls) {
-        for (int level = call.level + 1; level < call.level + call.levels; ++level) {
-          carried_costly = carried_costly || costly(level);
-        }
-      }
-      runs_with_costly_block_levels += carried_costly ? 1 : 0;
-      CHECK(with_term.stop_reasons.count(reason) == (carried_costly ? 1u : 0u));
-      for (const AloneRun::Call& call : with_term.calls) {
-        for (int level = call.level + 1; level < call.level + call.levels; ++level) CHECK_FALSE(costly(level));
-      }
-    }
-  }
-  CHECK(runs_with_costly_block_levels > 0);
-}
-
-TEST_CASE("one_block's and dynamic_parallel's one-block levels that warp 0 does not expand alone pay the block's "
-          "step in the hand-back decision") {
-  // Leaving costs 1.5 us, a level on the run 1 us and, where the whole block expands it (over
-  // 32 vertices or 255 arcs: fits_warp), 1 us more: a run hands back before any such one-block
-  // level it would carry after its first, and never without the step. Not with 32-vertex block
-  // queues (see the test above: the counts do not say which levels are one-block levels).
-  constexpr float kNever = std::numeric_limits<float>::infinity();
-  constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
-  const std::string reason = "the cost models price finishing off the run cheaper";
-  const std::vector<abfs::detail::HandbackLevel> profile{{kAll, 0.0f, 1.5f, kNever, 0.0f}};
-  const DeviceHandback stepped(1.0f, kNever, profile, 0.0f, 0.0f, 1.0f);
-  const DeviceHandback flat(1.0f, kNever, profile);
-  auto pq = s::make_privatized_queue();
-  const auto block = s::make_one_block();  // which levels fit the one-block loop
-  int runs_with_block_levels = 0;
-  for (const auto& [name, strategy] : device_driven_runs()) {
-    if (name.find("32-vertex") != std::string::npos) continue;
-    CAPTURE(name);
-    s::Strategy* fallback = name == "one_block" ? pq.get() : nullptr;
-    for (const auto& c : all_small_graphs()) {
-      CAPTURE(c.name);
-      const abfs::BfsTree reference = abfs::reference_bfs(c.graph, c.source);
-      const LevelSizes sizes = level_sizes(c.graph, reference);
-      // One-block levels after the first that the whole block expands.
-      auto stepped_level = [&](int level) {
-        const auto l = static_cast<std::size_t>(level);
-        if (level < 1 || l >= sizes.vertices.size() || (sizes.vertices[l] <= 32 && sizes.arcs[l] < 256)) return false;
+        if (level < 1 || l >= sizes.vertices.size() || !dearer(sizes.vertices[l], sizes.arcs[l])) return false;
         s::FrontierState state;
         state.frontier_vertices = sizes.vertices[l];
         state.frontier_edges = sizes.arcs[l];
@@ -629,22 +571,51 @@ TEST_CASE("one_block's and dynamic_parallel's one-block levels that warp 0 does 
       const AloneRun without = run_alone(c.graph, c.source, *strategy, fallback, flat.table());
       abfs::test::check_bfs(c.graph, c.source, without.result, reference);
       CHECK(without.stop_reasons.count(reason) == 0);
-      bool carried_block = false;  // what the run carries without the step
+      bool carried = false;  // what the run carries without the term
       for (const AloneRun::Call& call : without.calls) {
         for (int level = call.level + 1; level < call.level + call.levels; ++level) {
-          carried_block = carried_block || stepped_level(level);
+          carried = carried || dearer_level(level);
         }
       }
-      runs_with_block_levels += carried_block ? 1 : 0;
-      const AloneRun with_step = run_alone(c.graph, c.source, *strategy, fallback, stepped.table());
-      abfs::test::check_bfs(c.graph, c.source, with_step.result, reference);
-      CHECK(with_step.stop_reasons.count(reason) == (carried_block ? 1u : 0u));
-      for (const AloneRun::Call& call : with_step.calls) {
-        for (int level = call.level + 1; level < call.level + call.levels; ++level) CHECK_FALSE(stepped_level(level));
+      runs_with_dearer_levels += carried ? 1 : 0;
+      const AloneRun with_term = run_alone(c.graph, c.source, *strategy, fallback, priced.table());
+      abfs::test::check_bfs(c.graph, c.source, with_term.result, reference);
+      CHECK(with_term.stop_reasons.count(reason) == (carried ? 1u : 0u));
+      for (const AloneRun::Call& call : with_term.calls) {
+        for (int level = call.level + 1; level < call.level + call.levels; ++level) CHECK_FALSE(dearer_level(level));
       }
     }
   }
-  CHECK(runs_with_block_levels > 0);
+  return runs_with_dearer_levels;
+}
+
+TEST_CASE("one_block's and dynamic_parallel's one-block levels price the vertices they discover in the hand-back "
+          "decision") {
+  // Leaving costs 100 us, a level on the run 1 us plus, on a one-block level, 1 us per vertex
+  // it discovers, at the profile's one discovery per arc: a run hands back before any one-block
+  // level of over 99 arcs it would carry, and never without the term. Grid levels are not
+  // priced by it (dynamic_parallel's levels over its block queue).
+  constexpr float kNever = std::numeric_limits<float>::infinity();
+  constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
+  const std::vector<abfs::detail::HandbackLevel> profile{{kAll, 0.0f, 100.0f, kNever, 1.0f}};
+  const DeviceHandback priced(1.0f, kNever, profile, 0.0f, 1.0f);
+  const DeviceHandback unpriced(1.0f, kNever, profile, 0.0f, 0.0f);
+  CHECK(check_one_block_term(priced, unpriced, [](abfs::VertexId, abfs::EdgeOffset arcs) { return arcs > 99; }) > 0);
+}
+
+TEST_CASE("one_block's and dynamic_parallel's one-block levels that warp 0 does not expand alone are priced as the "
+          "block's in the hand-back decision") {
+  // Leaving costs 1.5 us, a level on the run 1 us where warp 0 expands it alone and 2 us where
+  // the whole block does (over 32 vertices or 255 arcs: fits_warp; HandbackModel::block_stay):
+  // a run hands back before any such one-block level it would carry after its first.
+  constexpr float kNever = std::numeric_limits<float>::infinity();
+  constexpr unsigned int kAll = std::numeric_limits<unsigned int>::max();
+  const std::vector<abfs::detail::HandbackLevel> profile{{kAll, 0.0f, 1.5f, kNever, 0.0f}};
+  const DeviceHandback stepped(1.0f, kNever, profile, 0.0f, 0.0f, 1.0f);
+  const DeviceHandback flat(1.0f, kNever, profile);
+  CHECK(check_one_block_term(stepped, flat, [](abfs::VertexId vertices, abfs::EdgeOffset arcs) {
+          return vertices > 32 || arcs >= 256;
+        }) > 0);
 }
 
 TEST_CASE("every device strategy alone is correct on every real graph (skipped without ../shared/data)") {
