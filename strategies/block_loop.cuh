@@ -762,8 +762,7 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     }
   }
   // Hand-over after a level: the arcs out of the frontier the loop stops at (its vertices are in
-  // the order).
-  // A BFS that reached everything it can is over: its last frontier's arcs are not needed.
+  // the order); not where the BFS is over (FrontierEmpty, or AllReached: nothing to hand over).
   if (end.stop != detail::DeviceStop::FrontierEmpty && end.stop != detail::DeviceStop::AllReached &&
       end.frontier_edges == 0) {
     unsigned long long arcs = 0;
