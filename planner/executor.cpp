@@ -23,7 +23,7 @@ EdgeOffset smallest_arcs_of_class(int c) { return c == 0 ? 0 : EdgeOffset{1} << 
 
 // A frontier of one vertex more than warp 0 expands alone (strategies' fits_warp): where a
 // one-block level is the block's in every size class (HandbackModel::block_stay).
-constexpr VertexId kBlockProbe = 33;
+constexpr VertexId kBlockProbe = strategies::kWarpVertices + 1;
 
 // An affine model of price(vertices, arcs) over size class c of the arcs (arcs_size_class), by
 // differences at the class's smallest arc count: every strategy's features, and so its
@@ -1610,7 +1610,7 @@ void Executor::learn_reach_set(VertexId source, const BfsResult& result) {
   // Where the smallest set holding the source is as large, the BFS stopped there (or is of that
   // set): nothing new.
   if (reach_ != nullptr && reach_->vertices == result.vertices_reached) return;
-  add_reach_set(source, result.distances);
+  add_reach_set(source, result);
 }
 
 const Executor::ReachSet* Executor::reach_set_for(VertexId source) const {
@@ -1621,7 +1621,12 @@ const Executor::ReachSet* Executor::reach_set_for(VertexId source) const {
   return best;
 }
 
-void Executor::add_reach_set(VertexId source, const std::vector<std::int32_t>& distances) {
+void Executor::add_reach_set(VertexId source, const BfsResult& bfs) {
+  for (const ReachSet& kept : reach_sets_) {
+    // A set as large holding the source: the source reaches only its vertices, so all of them.
+    if (kept.vertices == bfs.vertices_reached && kept.contains(source)) return;
+  }
+  const std::vector<std::int32_t>& distances = bfs.distances;
   const Graph& graph = buffers_.graph();
   const VertexId n = graph.num_vertices();
   ReachSet r;
@@ -1644,9 +1649,6 @@ void Executor::add_reach_set(VertexId source, const std::vector<std::int32_t>& d
   }
   r.vertices = vertices;
   r.arcs = arcs;
-  for (const ReachSet& kept : reach_sets_) {
-    if (kept.vertices == r.vertices && kept.contains(source)) return;  // source reaches kept's: the same set
-  }
   reach_sets_.push_back(std::move(r));
 }
 
@@ -1691,7 +1693,7 @@ std::vector<LevelShape> Executor::sample_levels(VertexId source) {
   BfsResult sample;
   const bool warm = warmed_;  // not the executor's first BFS
   execute_levels(source, sample);
-  add_reach_set(source, sample.distances);
+  add_reach_set(source, sample);
   sampled_reach_sets_ = reach_sets_.size();
   if (models_ == nullptr && warm) {  // learn_sampled_block_levels
     for (const std::size_t i : carried_block_records_) {

@@ -799,9 +799,9 @@ class Executor {
   // The reach set of the BFS being run by execute (nullptr: none, or a sampled, warm-up or
   // warming BFS, which run to their ends).
   const ReachSet* reach_ = nullptr;
-  // Adds the reach set of a BFS from source with these distances (-1: unreached), unless one
-  // of as many vertices already holds source (the same set).
-  void add_reach_set(VertexId source, const std::vector<std::int32_t>& distances);
+  // Adds the reach set of bfs, a BFS from source, unless one of as many vertices already holds
+  // source (the same set): checked before its pass over the |V| distances.
+  void add_reach_set(VertexId source, const BfsResult& bfs);
   // Notes on result's last level record that the BFS ended there, having visited all its
   // reach set's vertices, with a frontier of frontier_vertices left unexpanded.
   void note_all_reached(VertexId frontier_vertices, BfsResult& result) const;

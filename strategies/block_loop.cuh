@@ -12,8 +12,8 @@
 //  3. The w-queues are concatenated into the b-queue, the next frontier, and written (with the
 //     spills) to the visit order. The block owns the order's tail, so no global atomic is needed.
 // Three barriers per level; no launch and no host round trip. A frontier of at most
-// kWarpVertices vertices and kWarpArcs arcs is expanded by warp 0 alone, with no barrier, for as
-// many levels as stay that small (run_warp_levels). The run stops when the frontier is
+// kWarpVertices vertices and fewer than kWarpArcs arcs is expanded by warp 0 alone, with no
+// barrier, for as many levels as stay that small (run_warp_levels). The run stops when the frontier is
 // empty, when it spilled or has more arcs than the config allows (the level is complete in the
 // visit order, so nothing is lost: the caller hands it over), or when max_levels are done.
 
@@ -42,12 +42,10 @@ constexpr int kBigPerLane = 8;
 constexpr unsigned int kBigListCapacity = 32 * kBigPerLane;
 /// A thread walking a list loads this many of its arcs at once (a round trip per batch).
 constexpr int kArcBatch = 8;
-/// Frontiers of at most kWarpVertices vertices and kWarpArcs arcs are expanded by warp 0 alone,
-/// level after level, while the other warps wait at one barrier (run_warp_levels): such a level
-/// needs no block barrier. One vertex a lane: at 32-63 vertices (two a lane) a level took
-/// 2.1-2.4 us, the block's 2.2 (luxembourg_osm, H100, 2026-11-27).
-constexpr VertexId kWarpVertices = 32;
-constexpr EdgeOffset kWarpArcs = 256;
+/// Frontiers of at most kWarpVertices vertices and fewer than kWarpArcs arcs (strategy.hpp) are
+/// expanded by warp 0 alone, level after level, while the other warps wait at one barrier
+/// (run_warp_levels): such a level needs no block barrier. One vertex a lane: at 32-63 vertices
+/// (two a lane) a level took 2.1-2.4 us, the block's 2.2 (luxembourg_osm, H100, 2026-11-27).
 static_assert(kWarpVertices == 32, "run_warp_levels takes one frontier vertex a lane");
 static_assert(kWarpVertices <= kBigListCapacity, "run_warp_levels lists a frontier in the big-list arrays");
 /// Words a thread loads at once when the run copies its first frontier and the visited bitmap

@@ -289,6 +289,11 @@ struct BlockLoopConfig {
   EdgeOffset max_frontier_edges = 8192;
 };
 std::unique_ptr<Strategy> make_one_block(const BlockLoopConfig& config);
+/// The loop's warp levels (block_loop.cuh: fits_warp, run_warp_levels): frontiers of at most
+/// kWarpVertices vertices and fewer than kWarpArcs arcs are expanded by warp 0 alone. Here for
+/// the planner's prices of the warp's levels and the block's (Executor::upload_handback).
+constexpr VertexId kWarpVertices = 32;
+constexpr EdgeOffset kWarpArcs = 256;
 
 /// Launch parameters of dynamic_parallel.
 struct DynamicParallelConfig {
