@@ -145,8 +145,9 @@ class Plan {
   /// a device "calibration" (where no wisdom matched and a quick calibration ran), "warm-up" (a
   /// first BFS), "sampled BFSs" (the level profile), "strategies" (each warmed once), "models"
   /// (the wisdom's, and Measure's trials where they ran), "rehearsals" (where they ran).
-  /// uniform:100000000:4: 31.6 s, of which buffers 21.3, statistics 4.3, sampled BFSs 2.6,
-  /// rehearsals 1.6 (H100, 2026-11-27).
+  /// uniform:100000000:4: 13.6 s, of which buffers 7.2, statistics 1.4, sampled BFSs 2.1,
+  /// rehearsals 1.3 (H100 host, 2026-11-27; 31.6 s before the in-arcs and statistics ran in
+  /// parallel).
   const std::vector<std::pair<std::string, double>>& construction_ms() const;
   /// Where the per-level decisions come from: "wisdom for <device> (calibrated <date>)",
   /// "built-in rule (...why...)", "forced", ...
