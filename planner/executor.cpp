@@ -454,8 +454,10 @@ std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited) 
   return reaches.empty() ? 0 : std::min(static_cast<std::size_t>(at - reaches.begin()), reaches.size() - 1);
 }
 
-Executor::Profile Executor::make_profile(std::vector<LevelShape> levels, double mean_out_degree) {
+Executor::Profile Executor::make_profile(std::vector<LevelShape> levels) const {
+  const double mean_out_degree = stats_.mean_out_degree;
   Profile p;
+  p.reach = profile_reach(levels);
   p.levels = std::move(levels);
   if (!p.levels.empty()) {
     // One level of one vertex past the sampled BFS's last: a BFS from another source that
@@ -474,7 +476,33 @@ Executor::Profile Executor::make_profile(std::vector<LevelShape> levels, double 
   const auto widest = std::max_element(p.levels.begin(), p.levels.end(), narrower);
   p.tail_from = static_cast<std::size_t>(widest - p.levels.begin()) + 1;
   p.tail_min = tail_minima(p.levels, p.tail_from);
+  p.stop_level = reach_stop_level(p.reach, p.levels.size());
   return p;
+}
+
+std::size_t Executor::reach_stop_level(VertexId reach, std::size_t levels) const {
+  const bool stops = levels >= 2 && std::any_of(reach_sets_.begin(), reach_sets_.end(),
+                                                [&](const ReachSet& r) { return r.vertices == reach; });
+  // The sampled BFS's last level (levels - 2, before the assumed one) is its last frontier;
+  // level 0 always runs.
+  return stops ? std::max<std::size_t>(1, levels - 2) : levels;
+}
+
+void Executor::stop_profiles_at_reach_sets() {
+  const std::size_t in_use = active_profile_;
+  for (std::size_t k = 0; k < profiles_.size(); ++k) {
+    const Profile& p = k == active_profile_ ? profile_ : profiles_[k];
+    if (p.stop_level != p.levels.size() || reach_stop_level(p.reach, p.levels.size()) == p.levels.size()) continue;
+    use_profile(k);
+    profile_.stop_level = reach_stop_level(profile_.reach, profile_.levels.size());
+    prepare_lookahead();
+  }
+  use_profile(in_use);
+}
+
+std::size_t Executor::profile_levels_run(std::size_t k) const {
+  const Profile& p = k == active_profile_ ? profile_ : profiles_.at(k);
+  return std::min(p.stop_level, p.levels.size());
 }
 
 void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& profiles,
@@ -487,7 +515,7 @@ void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& pr
   sampled_sources_.clear();
   component_profiles_.clear();
   for (std::size_t k : distinct_profiles(reaches)) {
-    profiles_.push_back(make_profile(profiles[k], stats_.mean_out_degree));
+    profiles_.push_back(make_profile(profiles[k]));
     profile_reaches_.push_back(reaches[k]);
     sampled_sources_.push_back(k < sources.size() ? sources[k] : kNoVertex);
   }
@@ -548,7 +576,7 @@ void Executor::learn_profile(VertexId source, const BfsResult& result) {
   strategies::add_pull_warp_steps(graph, result.distances, shape);  // and pull_scanned_edges
   const std::size_t in_use = active_profile_;
   const std::size_t k = profiles_.size();
-  profiles_.push_back(make_profile(std::move(shape), stats_.mean_out_degree));
+  profiles_.push_back(make_profile(std::move(shape)));
   component_profiles_.emplace_back(components_[source], k);
   use_profile(k);
   prepare_lookahead();
@@ -822,6 +850,13 @@ void Executor::prepare_lookahead() {
     strategies::FrontierState continued = state;
     continued.continues_run = true;
     fits_block[i] = block_strategy_ != nullptr && block_strategy_->applicable(state);
+    // A run that reaches a level past the reach stop has ended there (DeviceStop::AllReached):
+    // the level costs it nothing, nor its loop's exit.
+    if (i >= profile_.stop_level) {
+      profile_.block_run.prefix[i + 1] = profile_.block_run.prefix[i];
+      profile_.dp_run.prefix[i + 1] = profile_.dp_run.prefix[i];
+      continue;
+    }
     double block_us = 0.0, dp_us = 0.0;
     if (fits_block[i]) {
       block_us = predict_carried_us(*block_strategy_, block_strategy_->cost_features(continued, stats_),
@@ -917,6 +952,13 @@ void Executor::prepare_lookahead() {
     for (double& v : here) {
       if (!std::isfinite(v)) v = 0.0;
     }
+    if (i >= profile_.stop_level) {
+      // Past the reach stop a BFS from the reach set has ended: nothing to go for the level
+      // before. A BFS that runs it all the same (from outside the set) is priced as at the
+      // profile's end: its host and device ways on from there (host_leave, a run's leave, the
+      // hand-back table's) are those of a last level.
+      here.fill(0.0);
+    }
     // Where a run reaching level i stops. A level one_block cannot take ends its run.
     auto run_end = [&](RunLookahead& run, double leave, bool can_carry) {
       run.leave[i] = std::isfinite(leave) ? leave : (can_carry ? kInfinity : 0.0);
@@ -924,7 +966,8 @@ void Executor::prepare_lookahead() {
       run.end[i] = can_carry && !(run.stop_us(i) < stay) ? run.end[i + 1] : i;
       if (can_carry && run.end[i] == i) run.first_handback = i;  // the loop runs backwards
     };
-    run_end(profile_.block_run, leave_block, fits_block[i]);
+    // Past the reach stop a run has ended, whatever would fit its loop there.
+    run_end(profile_.block_run, leave_block, fits_block[i] || i >= profile_.stop_level);
     run_end(profile_.dp_run, leave_dp, dp_strategy_ != nullptr);
     profile_.host_leave[i] = leave_host;
     profile_.host_upload[i] = {converted[static_cast<std::size_t>(Place::HostFresh)].upload_us,
@@ -1063,7 +1106,7 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
 
 double Executor::host_future_us(std::size_t next, Place at, VertexId upload_vertices, int level) const {
   const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
-  if (next >= levels) return 0.0;
+  if (next >= levels || next >= profile_.stop_level) return 0.0;
   const std::size_t h = at == Place::HostFresh ? 0 : 1;
   const double best = host_cost_to_go(profile_.host_keep[next][h], profile_.host_leave[next][h],
                                       profile_.host_upload[next][h],
@@ -1080,7 +1123,10 @@ bool Executor::next_outgrows_block(const strategies::FrontierState& state, std::
   // 157 us, ca-AstroPh-lcc 196 -> 179, uk-2007-05@100000 235 -> 204; kron:22, email-Enron,
   // luxembourg_osm within 2%, cnr-2000 and uniform:1048576:8 +3-11% on the same decisions as
   // before (run-to-run drift; H100, 2026-11-24).
-  if (block_strategy_ == nullptr || next >= profile_.levels.size() || state.discovered_vertices < 0.0) return false;
+  if (block_strategy_ == nullptr || next >= profile_.levels.size() || next >= profile_.stop_level ||
+      state.discovered_vertices < 0.0) {
+    return false;  // (past the reach stop: no next level to outgrow the loop)
+  }
   const LevelShape& shape = profile_.levels[next];
   if (shape.frontier_vertices == 0) return false;
   strategies::FrontierState sample;
@@ -1610,7 +1656,9 @@ void Executor::learn_reach_set(VertexId source, const BfsResult& result) {
   // Where the smallest set holding the source is as large, the BFS stopped there (or is of that
   // set): nothing new.
   if (reach_ != nullptr && reach_->vertices == result.vertices_reached) return;
+  const std::size_t sets = reach_sets_.size();
   add_reach_set(source, result);
+  if (reach_sets_.size() > sets) stop_profiles_at_reach_sets();  // as learn_profile's, just made
 }
 
 const Executor::ReachSet* Executor::reach_set_for(VertexId source) const {
@@ -2180,7 +2228,7 @@ std::vector<LevelRecord> Executor::predict_profile() const {
   Placement placement;
   VertexId end = 1;
   const std::vector<strategies::FrontierState> states = profile_states();
-  for (std::size_t i = 0; i < states.size(); ++i) {
+  for (std::size_t i = 0; i < std::min(states.size(), profile_.stop_level); ++i) {
     strategies::FrontierState state = states[i];
     state.location = placement.location;
     state.representation =

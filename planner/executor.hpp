@@ -205,6 +205,11 @@ class Executor {
   static constexpr EdgeOffset kMaxComponentArcs = EdgeOffset{1} << 24;
   /// The profiles kept: sampled (distinct reaches) and learned.
   std::size_t profile_count() const noexcept { return profiles_.size(); }
+  /// The profile levels a BFS looking ahead with profile k (sampled by reach, smallest first,
+  /// then learned) is priced to run: all of them (its sampled BFS's and one assumed past them),
+  /// or where a reach set has its sampled BFS's reach, all before that BFS's last frontier (a
+  /// BFS from the set ends without expanding it: execute). 0 for an empty profile.
+  std::size_t profile_levels_run(std::size_t k) const;
   /// Every level run from now on (and every Exhaustive trial) adds its samples to sink
   /// (nullptr: stop collecting). Exhaustive trials also add synchronized conversion samples.
   void collect_samples(std::vector<CostSample>* sink) { samples_ = sink; }
@@ -752,6 +757,14 @@ class Executor {
     // lookahead found; upload_handback places the loop's exit by it.
     std::vector<bool> fits_block;
     HandbackBuffers block_handback, dp_handback;
+    // Its BFS's reach (vertices), and the first level a BFS from its reach set does not run
+    // (levels.size(): every level runs). Where a reach set has as many vertices, a BFS that
+    // starts in it ends once it has visited them all, and the sampled BFS's last frontier and
+    // the assumed level past it are not expanded (execute): the lookahead prices them at 0 for
+    // what goes before them. uk-2007-05@100000's learned profile of 55,006 vertices priced a
+    // last level of ~40,000 vertices (~50 us) that its later BFSs never ran (H100, 2026-11-27).
+    VertexId reach = 0;
+    std::size_t stop_level = 0;
   };
   // The profile in use; profiles_[active_profile_] is its empty slot. Swapping moves vectors
   // and device buffers, copies nothing, and keeps the hand-back tables' device pointers valid.
@@ -762,7 +775,14 @@ class Executor {
   std::vector<VertexId> profile_reaches_;  // the sampled ones'
   std::size_t active_profile_ = 0;
   void use_profile(std::size_t k);
-  static Profile make_profile(std::vector<LevelShape> levels, double mean_out_degree);
+  // A profile of a sampled (or learned) BFS's levels; it stops where a reach set has its reach
+  // (stop_at_reach_set).
+  Profile make_profile(std::vector<LevelShape> levels) const;
+  // The level a BFS of `reach` vertices from a set as large does not run, in a profile of these
+  // levels (the assumed one included); levels where no reach set has as many vertices.
+  std::size_t reach_stop_level(VertexId reach, std::size_t levels) const;
+  // Once a reach set has a profile's reach: the lookahead of every such profile again.
+  void stop_profiles_at_reach_sets();
   // Whether the profile in use is one of those ordered by reach, which a BFS may outgrow.
   bool by_reach() const noexcept { return active_profile_ < profile_reaches_.size(); }
   // Moves on to the profile for a BFS that has discovered `visited` vertices before `level`

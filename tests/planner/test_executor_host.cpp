@@ -1005,8 +1005,10 @@ TEST_CASE("an executor with profiles of two components moves to the larger where
     executor.set_models(hundredfold_too_fast_models(g), "test");
     executor.set_host_runs(host_runs);
     // predict_profile prices the largest profile between BFSs, also after a BFS warmed the next
-    // one's first decision with the smallest (warm_first_decision).
-    CHECK(executor.predict_profile().size() == 2001);
+    // one's first decision with the smallest (warm_first_decision): the levels a BFS from the
+    // sampled one's reach set runs, all but its last frontier and the assumed level.
+    CHECK(executor.profile_levels_run(1) == 1999);
+    CHECK(executor.predict_profile().size() == 1999);
     const std::vector<std::pair<abfs::VertexId, int>> moves{{0, -1}, {1010, 6}, {10, -1}, {5, -1}};  // -1: none
     for (const auto& [source, level] : moves) {
       CAPTURE(source);
@@ -1014,7 +1016,7 @@ TEST_CASE("an executor with profiles of two components moves to the larger where
       executor.execute(source, result);
       abfs::test::check_bfs(g, source, result);
       CHECK(executor.stats().sampled_levels.size() == 2001);
-      CHECK(executor.predict_profile().size() == 2001);
+      CHECK(executor.predict_profile().size() == 1999);
       if (host_runs) continue;
       for (const auto& l : result.levels) {
         CAPTURE(l.level);
@@ -1072,7 +1074,7 @@ TEST_CASE("a BFS in a component no profile has teaches that component's later BF
     CHECK(notes(r, own_2000) == (online ? std::vector<int>{0} : std::vector<int>{}));
     CHECK(notes(r, kMovedToLong) == (online ? std::vector<int>{} : std::vector<int>{6}));
     CHECK(executor.stats().sampled_levels.size() == 2001);  // the largest sampled is still the one shown
-    CHECK(executor.predict_profile().size() == 2001);
+    CHECK(executor.predict_profile().size() == 1999);  // less the two its reach set's BFSs do not run
   }
   // Twelve path components of 300 to 850 vertices and a profile of a 5,000-vertex one: their
   // BFSs learn up to kMaxLearnedProfiles, each is correct, and a repeat of the first uses its own.
@@ -1100,6 +1102,67 @@ TEST_CASE("a BFS in a component no profile has teaches that component's later BF
   executor.execute(starts.front() + 299, r);
   abfs::test::check_bfs(many, starts.front() + 299, r);
   CHECK(notes(r, own_profile_note(300)) == std::vector<int>{0});
+}
+
+// The cost to go a level's reason gives its choice ("... then X us"); -1 where it gives none.
+double cost_to_go_us(const abfs::LevelRecord& level) {
+  const std::size_t at = level.reason.find(" then ");
+  return at == std::string::npos ? -1.0 : std::stod(level.reason.substr(at + 6));
+}
+
+TEST_CASE("a profile is priced to where a BFS from its reach set stops: sampled at once, learned once its set is") {
+  // Paths of 10 (0-9), 600 (10-609), 2,000 (610-2609) vertices; profiles sampled from 0 and
+  // 610, whose reach sets are kept at once: a BFS from either set ends before its last frontier
+  // (Executor::reach_sets), so each profile is priced to the level before it, the assumed level
+  // past it dropped as well (Profile::stop_level). A BFS from 10 learns its component's profile
+  // (600 levels and the assumed one) and then its reach set: from then on that profile stops
+  // too, and a BFS from 609 runs 599 levels, the last with nothing to go after it.
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+  for (const auto& [first, last] :
+       std::vector<std::pair<abfs::VertexId, abfs::VertexId>>{{0, 9}, {10, 609}, {610, 2609}}) {
+    for (abfs::VertexId v = first; v < last; ++v) arcs.emplace_back(v, v + 1);
+  }
+  const abfs::Graph g = abfs::test::make_graph(2610, arcs, false);
+  const auto owned = profiled_executor(g, true, {0, 610});
+  abfs::detail::Executor& executor = *owned;
+  REQUIRE(executor.profile_count() == 2);
+  CHECK(executor.profile_levels_run(0) == 9);
+  CHECK(executor.profile_levels_run(1) == 1999);
+  CHECK(executor.predict_profile().size() == 1999);  // the largest
+  abfs::BfsResult r;
+  executor.execute(10, r);  // no set holds it: all 600 levels
+  abfs::test::check_bfs(g, 10, r);
+  CHECK(r.levels.size() == 600);
+  REQUIRE(executor.profile_count() == 3);
+  CHECK(executor.profile_levels_run(2) == 599);
+  executor.execute(609, r);
+  abfs::test::check_bfs(g, 609, r);
+  REQUIRE(r.levels.size() == 599);
+  CHECK(cost_to_go_us(r.levels.back()) == 0.0);
+
+  // The same sampled levels with and without a reach set, priced at 1 us a level and not
+  // corrected: a BFS from 610 looks ahead from level 0 over 1,998 levels where it stops at the
+  // set; over 2,000 (its last frontier and the assumed level too) where no set is known, and
+  // its last level has the assumed one to go. That BFS's reach set then stops the profile too.
+  abfs::PlanOptions fixed = host_only();
+  fixed.online_correction = false;
+  abfs::detail::Executor sampled(g, fixed, false), by_hand(g, fixed, false);
+  const std::vector<abfs::LevelShape> levels = sampled.sample_levels(610);
+  REQUIRE(levels.size() == 2000);
+  for (abfs::detail::Executor* e : {&sampled, &by_hand}) {
+    const bool stops = e == &sampled;
+    CAPTURE(stops);
+    e->set_level_profile(levels);
+    e->set_models(hundredfold_too_fast_models(g, 1.0), "test");
+    e->set_host_runs(false);
+    CHECK(e->profile_levels_run(0) == (stops ? 1999 : 2001));
+    e->execute(610, r);
+    abfs::test::check_bfs(g, 610, r);
+    REQUIRE(r.levels.size() == (stops ? 1999 : 2000));
+    CHECK(cost_to_go_us(r.levels[0]) == doctest::Approx(stops ? 1998.0 : 2000.0));
+    CHECK(cost_to_go_us(r.levels.back()) == doctest::Approx(stops ? 0.0 : 1.0));
+    CHECK(e->profile_levels_run(0) == 1999);
+  }
 }
 
 TEST_CASE("a BFS that outgrew its first profile keys its component to the sampled profile of its reach") {
