@@ -1504,6 +1504,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     choice.reason = "no cost model applies; " + choice.reason;
     return choice;
   }
+  if (persist == 0) no_cheaper_than_one_block(candidates.data(), candidates.data() + count, next);
   rank_candidates(candidates.data(), candidates.data() + count);
   Choice choice;
   if (explore_first_level_ && state.level == 0) {
@@ -1547,6 +1548,21 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     if (best.strategy == host_strategy_) choice.stay_margin_us = candidates[1].score() - best.score();
   }
   return choice;
+}
+
+void Executor::no_cheaper_than_one_block(DecisionCandidate* begin, DecisionCandidate* end, std::size_t next) const {
+  DecisionCandidate* block = nullptr;
+  DecisionCandidate* dp = nullptr;
+  for (DecisionCandidate* c = begin; c != end; ++c) {
+    if (c->strategy == block_strategy_) block = c;
+    if (c->strategy == dp_strategy_) dp = c;
+  }
+  if (block == nullptr || dp == nullptr || dp->carried_levels != block->carried_levels) return;
+  for (std::size_t k = next; k < next + dp->carried_levels; ++k) {
+    if (k >= profile_.fits_block.size() || !profile_.fits_block[k]) return;  // a grid level: dp's own
+  }
+  const double short_by = block->score() - dp->score();
+  if (short_by >= 0.0) dp->future_us += short_by + kOneBlockTieUs;
 }
 
 std::string Executor::format_reason(const ModelReason& why) {

@@ -407,6 +407,15 @@ class Executor {
   strategies::LevelOutcome run_on_host(strategies::LevelContext& context, bool decide, bool fresh,
                                        std::chrono::steady_clock::time_point level_start);
   Choice choose_by_model(const strategies::FrontierState& state, const Placement& placement, VertexId end) const;
+  // dynamic_parallel's one-block levels are one_block's loop in a graph node (block_loop.cuh)
+  // and no faster: a dynamic_parallel run that would carry only such levels (profile levels
+  // from `next`, Profile::fits_block), as many as one_block's run, is priced no cheaper than
+  // one_block's (kOneBlockTieUs more where it was), so that a tie of their start prices goes to
+  // one_block. rgg_n_2_16_s0's source 8939 started dynamic_parallel at level 0, priced 0.1 us
+  // under one_block, and its 204 one-block levels took 1.128 ms where one_block's take 1.066
+  // (H100, 2026-11-27).
+  static constexpr double kOneBlockTieUs = 0.01;
+  void no_cheaper_than_one_block(DecisionCandidate* begin, DecisionCandidate* end, std::size_t next) const;
   strategies::Strategy* find(const std::string& name) const;
   // Predicted conversion before s runs at state, from where placement has the visit state.
   double predict_conversion_us(const strategies::Strategy& s, const strategies::FrontierState& state,

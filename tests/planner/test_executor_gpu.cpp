@@ -461,6 +461,59 @@ TEST_CASE("a BFS explores at level 0 a candidate no recent BFS started with, pri
   REQUIRE_MESSAGE(explored > 0, "no BFS explored: no candidate was priced within 10% of the cheapest");
 }
 
+TEST_CASE("a dynamic_parallel run that would carry only one-block levels is priced no cheaper than one_block's run") {
+  // A path of 3,000 vertices: every frontier has one or two vertices, every level is the
+  // one-block loop's, in a dynamic_parallel run as in one_block's (block_loop.cuh). With
+  // dynamic_parallel's model at half the device's wisdom its run's start is priced several us
+  // under one_block's (its carried one-block levels are priced as one_block's either way), and
+  // with cpu_expand's at 100x the host's route is out. Level 0 then prices dynamic_parallel's
+  // run no cheaper than one_block's, which is the cheapest (a BFS may still explore the other:
+  // its log names the cheapest it passed over; Executor::no_cheaper_than_one_block).
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> path;
+  for (abfs::VertexId v = 0; v + 1 < 3000; ++v) path.push_back({v, v + 1});
+  const abfs::Graph g = abfs::test::make_graph(3000, path, false);
+  abfs::PlanOptions options;
+  options.rehearsals = 0;
+  abfs::Wisdom wisdom = scaled_wisdom({{"dynamic_parallel", 0.5}, {"cpu_expand", 100.0}});
+  abfs::Plan plan = abfs::plan_bfs(g, wisdom, options);
+  const std::regex candidate(R"(([a-z_]+) ([0-9.]+) us(?: \(x[0-9.]+: [^)]*\))?(?: \(\+([0-9]+) levels on the device ([0-9.]+) us\))?(?: then ([0-9.]+) us)?)");
+  for (const abfs::VertexId source : {0u, 1500u, 2999u, 700u}) {
+    CAPTURE(source);
+    abfs::BfsResult r;
+    plan.execute(source, r);
+    abfs::test::check_bfs(g, source, r);
+    REQUIRE(!r.levels.empty());
+    const std::string& why = r.levels.front().reason;
+    CAPTURE(why);
+    // Every candidate's level price, total (its level, carried levels, cost to go) and carried
+    // levels, by name.
+    struct Priced {
+      double level_us, total_us;
+      std::string carried;
+    };
+    std::map<std::string, Priced> priced;
+    for (auto it = std::sregex_iterator(why.begin(), why.end(), candidate); it != std::sregex_iterator(); ++it) {
+      const std::smatch& m = *it;
+      const double level_us = std::stod(m[2].str());
+      const double total_us = level_us + (m[4].matched ? std::stod(m[4].str()) : 0.0) +
+                              (m[5].matched ? std::stod(m[5].str()) : 0.0);
+      priced.emplace(m[1].str(), Priced{level_us, total_us, m[3].str()});
+    }
+    const std::string passed = "; the cheapest ";
+    const std::size_t at = why.find(passed);
+    const std::string cheapest = at == std::string::npos ? why.substr(std::string("cheapest: ").size())
+                                                         : why.substr(at + passed.size());
+    CHECK(cheapest.rfind("one_block ", 0) == 0);
+    REQUIRE(priced.count("one_block") == 1);
+    REQUIRE(priced.count("dynamic_parallel") == 1);
+    const Priced& block = priced["one_block"];
+    const Priced& dp = priced["dynamic_parallel"];
+    CHECK(dp.level_us < block.level_us);  // the case: dynamic_parallel's start priced under one_block's
+    CHECK(dp.carried == block.carried);  // as many carried levels
+    CHECK(dp.total_us >= block.total_us - 0.2);  // printed to 0.1 us
+  }
+}
+
 TEST_CASE("a forced strategy that is not applicable is replaced for that level, and the log says why") {
   std::vector<std::pair<abfs::VertexId, abfs::VertexId>> star;
   for (abfs::VertexId v = 1; v < 5001; ++v) star.push_back({0, v});  // 5,000 arcs: one_block takes level 0
