@@ -466,9 +466,12 @@ TEST_CASE("a dynamic_parallel run that would carry only one-block levels is pric
   // one-block loop's, in a dynamic_parallel run as in one_block's (block_loop.cuh). With
   // dynamic_parallel's model at half the device's wisdom its run's start is priced several us
   // under one_block's (its carried one-block levels are priced as one_block's either way), and
-  // with cpu_expand's at 100x the host's route is out. Level 0 then prices dynamic_parallel's
-  // run no cheaper than one_block's, which is the cheapest (a BFS may still explore the other:
-  // its log names the cheapest it passed over; Executor::no_cheaper_than_one_block).
+  // with cpu_expand's at 100x the host's level is dear. Level 0 then prices dynamic_parallel's
+  // run no cheaper than one_block's, and ranks it after one_block (Executor::
+  // no_cheaper_than_one_block); unless a BFS explores it, which its log says first. (The host's
+  // route may still be the cheapest: the online correction moves each start's price; in the
+  // fourth BFS the host's level 0 and one_block's run from level 1 came to 3,408.9 us against
+  // one_block's run from level 0 at 3,423.6; H100, 2026-11-27.)
   std::vector<std::pair<abfs::VertexId, abfs::VertexId>> path;
   for (abfs::VertexId v = 0; v + 1 < 3000; ++v) path.push_back({v, v + 1});
   const abfs::Graph g = abfs::test::make_graph(3000, path, false);
@@ -499,11 +502,9 @@ TEST_CASE("a dynamic_parallel run that would carry only one-block levels is pric
                               (m[5].matched ? std::stod(m[5].str()) : 0.0);
       priced.emplace(m[1].str(), Priced{level_us, total_us, m[3].str()});
     }
-    const std::string passed = "; the cheapest ";
-    const std::size_t at = why.find(passed);
-    const std::string cheapest = at == std::string::npos ? why.substr(std::string("cheapest: ").size())
-                                                         : why.substr(at + passed.size());
-    CHECK(cheapest.rfind("one_block ", 0) == 0);
+    if (why.rfind("explored: dynamic_parallel ", 0) != 0) {
+      CHECK(why.find("one_block ") < why.find("dynamic_parallel "));  // ranked cheapest first
+    }
     REQUIRE(priced.count("one_block") == 1);
     REQUIRE(priced.count("dynamic_parallel") == 1);
     const Priced& block = priced["one_block"];
