@@ -1703,7 +1703,12 @@ void Executor::add_reach_set(VertexId source, const BfsResult& bfs) {
   VertexId vertices = 0;
   EdgeOffset arcs = 0;
   const auto words = static_cast<std::int64_t>(r.members.size());
-#pragma omp parallel for schedule(static) reduction(+ : vertices, arcs)
+  // In parallel only on graphs of kParallelReachVertices vertices or more: after an OpenMP
+  // region the team's threads spin on, and uk-2007-05@100000's BFSs right after one that learned
+  // a set spent 53-59 us in level 0's upload and 24-25 in its decision (6 and 2 otherwise): 2 of
+  // 4 processes of 16 BFSs, 0 of 4 with the region after the warming instead (H100 host,
+  // 2026-11-27). Serially the pass reads each vertex's distance and degree once, after the BFS.
+#pragma omp parallel for schedule(static) reduction(+ : vertices, arcs) if (n >= kParallelReachVertices)
   for (std::int64_t w = 0; w < words; ++w) {
     std::uint64_t bits = 0;
     const VertexId first = static_cast<VertexId>(w) * 64;

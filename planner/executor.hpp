@@ -832,6 +832,7 @@ class Executor {
   // Adds the reach set of bfs, a BFS from source, unless one of as many vertices already holds
   // source (the same set): checked before its pass over the |V| distances.
   void add_reach_set(VertexId source, const BfsResult& bfs);
+  static constexpr VertexId kParallelReachVertices = VertexId{1} << 20;
   // Notes on result's last level record that the BFS ended there, having visited all its
   // reach set's vertices, with a frontier of frontier_vertices left unexpanded.
   void note_all_reached(VertexId frontier_vertices, BfsResult& result) const;
