@@ -1704,10 +1704,11 @@ void Executor::add_reach_set(VertexId source, const BfsResult& bfs) {
   EdgeOffset arcs = 0;
   const auto words = static_cast<std::int64_t>(r.members.size());
   // In parallel only on graphs of kParallelReachVertices vertices or more: after an OpenMP
-  // region the team's threads spin on, and uk-2007-05@100000's BFSs right after one that learned
-  // a set spent 53-59 us in level 0's upload and 24-25 in its decision (6 and 2 otherwise): 2 of
-  // 4 processes of 16 BFSs, 0 of 4 with the region after the warming instead (H100 host,
-  // 2026-11-27). Serially the pass reads each vertex's distance and degree once, after the BFS.
+  // region the team's threads spin on, and the next BFS paid it in level 0's host work. On
+  // uk-2007-05@100000 (16 BFSs a process), with the region before the warming (execute_levels):
+  // uploads of 53-59 us and decisions of 24-25 (6 and 2 otherwise) in 2 of 4 processes; after it,
+  // as until now: 30-41 and 21-29 in 2 of 3. Serially, in 5 processes: uploads of at most 16 us,
+  // one decision of 16 (H100 host, 2026-11-27). The pass reads each vertex's distance and degree.
 #pragma omp parallel for schedule(static) reduction(+ : vertices, arcs) if (n >= kParallelReachVertices)
   for (std::int64_t w = 0; w < words; ++w) {
     std::uint64_t bits = 0;

@@ -785,7 +785,7 @@ class Executor {
   std::size_t active_profile_ = 0;
   void use_profile(std::size_t k);
   // A profile of a sampled (or learned) BFS's levels; it stops where a reach set has its reach
-  // (stop_at_reach_set).
+  // (reach_stop_level).
   Profile make_profile(std::vector<LevelShape> levels) const;
   // The level a BFS of `reach` vertices from a set as large does not run, in a profile of these
   // levels (the assumed one included); levels where no reach set has as many vertices.
