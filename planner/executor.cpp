@@ -492,9 +492,10 @@ void Executor::stop_profiles_at_reach_sets() {
   const std::size_t in_use = active_profile_;
   for (std::size_t k = 0; k < profiles_.size(); ++k) {
     const Profile& p = k == active_profile_ ? profile_ : profiles_[k];
-    if (p.stop_level != p.levels.size() || reach_stop_level(p.reach, p.levels.size()) == p.levels.size()) continue;
+    const std::size_t stop = reach_stop_level(p.reach, p.levels.size());
+    if (stop == p.stop_level) continue;
     use_profile(k);
-    profile_.stop_level = reach_stop_level(profile_.reach, profile_.levels.size());
+    profile_.stop_level = stop;
     prepare_lookahead();
   }
   use_profile(in_use);
