@@ -802,6 +802,7 @@ void Executor::prepare_lookahead() {
   profile_.host_upload.clear();
   profile_.host_keep.clear();
   profile_.fits_block.clear();
+  profile_.grid_from.clear();
   for (RunLookahead* run : {&profile_.block_run, &profile_.dp_run}) *run = RunLookahead{};
   const bool host_model = model_of(host_strategy_).fit != nullptr;
   for (int c = 0; c < kHandbackClasses; ++c) {
@@ -974,6 +975,8 @@ void Executor::prepare_lookahead() {
     profile_.host_upload[i] = {converted[static_cast<std::size_t>(Place::HostFresh)].upload_us,
                                converted[static_cast<std::size_t>(Place::Host)].upload_us};
   }
+  profile_.grid_from.assign(levels + 1, levels);
+  for (std::size_t i = levels; i-- > 0;) profile_.grid_from[i] = fits_block[i] ? profile_.grid_from[i + 1] : i;
   upload_handback();
 }
 
@@ -1559,8 +1562,10 @@ void Executor::no_cheaper_than_one_block(DecisionCandidate* begin, DecisionCandi
     if (c->strategy == dp_strategy_) dp = c;
   }
   if (block == nullptr || dp == nullptr || dp->carried_levels != block->carried_levels) return;
-  for (std::size_t k = next; k < next + dp->carried_levels; ++k) {
-    if (k >= profile_.fits_block.size() || !profile_.fits_block[k]) return;  // a grid level: dp's own
+  // A grid level among them (or a level past the profile) is dp's own.
+  if (dp->carried_levels > 0 &&
+      (next >= profile_.grid_from.size() || profile_.grid_from[next] < next + dp->carried_levels)) {
+    return;
   }
   const double short_by = block->score() - dp->score();
   if (short_by >= 0.0) dp->future_us += short_by + kOneBlockTieUs;

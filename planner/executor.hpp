@@ -763,8 +763,11 @@ class Executor {
     // (host_upload); and the cost to go with cpu_expand there (host_keep).
     std::vector<std::array<double, 2>> host_leave, host_upload, host_keep;
     // By level: whether its frontier fits the one-block loop (one_block applies), as the
-    // lookahead found; upload_handback places the loop's exit by it.
+    // lookahead found; upload_handback places the loop's exit by it. grid_from: by level k (and
+    // levels.size()), the first level at or after k that does not fit (levels.size(): none), so
+    // that whether a run's levels all fit is one lookup (no_cheaper_than_one_block).
     std::vector<bool> fits_block;
+    std::vector<std::size_t> grid_from;
     HandbackBuffers block_handback, dp_handback;
     // Its BFS's reach (vertices), and the first level a BFS from its reach set does not run
     // (levels.size(): every level runs). Where a reach set has as many vertices, a BFS that
