@@ -1733,6 +1733,13 @@ void Executor::add_reach_set(VertexId source, const BfsResult& bfs) {
   reach_sets_.push_back(std::move(r));
 }
 
+VertexId Executor::start_buffers(VertexId source) {
+  buffers_.start(source);
+  const VertexId reach_limit = reach_ != nullptr ? reach_->vertices : std::numeric_limits<VertexId>::max();
+  buffers_.set_reach_limit(reach_limit);
+  return reach_limit;
+}
+
 void Executor::note_all_reached(VertexId frontier_vertices, BfsResult& result) const {
   if (result.levels.empty()) return;
   char text[200];
@@ -1830,9 +1837,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   // H100, 2026-11-26).
   const auto wall_start = std::chrono::steady_clock::now();
   bool used_device = false;
-  buffers_.start(source);
-  const VertexId reach_limit = reach_ != nullptr ? reach_->vertices : std::numeric_limits<VertexId>::max();
-  buffers_.set_reach_limit(reach_limit);
+  const VertexId reach_limit = start_buffers(source);
 
   Placement placement;
   VertexId begin = 0;

@@ -836,6 +836,9 @@ class Executor {
   // source (the same set): checked before its pass over the |V| distances.
   void add_reach_set(VertexId source, const BfsResult& bfs);
   static constexpr VertexId kParallelReachVertices = VertexId{1} << 20;
+  // Starts the buffers on a BFS from source that ends once it has visited as many vertices as
+  // its reach set (reach_) holds, if it has one; returns that limit (else the largest VertexId).
+  VertexId start_buffers(VertexId source);
   // Notes on result's last level record that the BFS ended there, having visited all its
   // reach set's vertices, with a frontier of frontier_vertices left unexpanded.
   void note_all_reached(VertexId frontier_vertices, BfsResult& result) const;

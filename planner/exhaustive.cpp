@@ -58,9 +58,7 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
   result.source = source;
   result.levels.clear();
   const auto wall_start = std::chrono::steady_clock::now();
-  buffers_.start(source);
-  const VertexId reach_limit = reach_ != nullptr ? reach_->vertices : std::numeric_limits<VertexId>::max();
-  buffers_.set_reach_limit(reach_limit);
+  const VertexId reach_limit = start_buffers(source);
 
   Placement placement;
   VertexId begin = 0;
