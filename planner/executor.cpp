@@ -1326,8 +1326,15 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   // price is affine in them) and no level surprised. rome99's host levels of 2-11 arcs took
   // 0.16-0.35 us where cpu_expand's level costs ~0.03 (cpu_serial_level_us): the test and its
   // surprise check were ~0.13 us a level, 6 us of a 50 us BFS that forced cpu_expand ran in 42
-  // (H100 host, 2026-11-27).
+  // (H100 host, 2026-11-27). Where the skip ran out and the test passed by as much again, the
+  // next skip is twice as long (up to kStaySkipMaxLevels): with skips of 3, a test (~0.15 us:
+  // the profile match's interpolation, the price, the surprise note) still ran on 30% of
+  // rome99's carried levels and 38% of luxembourg_osm's; the stay tests and notes took 0.04-0.09
+  // us a carried level over a host run without them, measured in one build with a switch (H100
+  // host, 2026-11-27). A frontier past twice the tested one's arcs, a surprise or a profile
+  // switch tests at once and starts the skips again from kStaySkipLevels.
   int untested = 0;
+  int skip = kStaySkipLevels;  // the levels the next wide pass skips
   EdgeOffset tested_edges = 0;
   for (;;) {
     bool tested = false;
@@ -1336,10 +1343,12 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
         at = 0;
         last_profile_level = profile_.visited.empty() ? 0 : profile_.visited.size() - 1;
         untested = 0;
+        skip = kStaySkipLevels;
       }
       if (untested > 0 && edges <= 2 * tested_edges && surprise_at(slot) <= 1.0) {
         --untested;
       } else {
+        if (untested > 0) skip = kStaySkipLevels;  // cut short
         match_profile();
         const HostStay price = price_host_stay(end - begin, edges, discovered, at, fresh);
         if (!price.stay()) {
@@ -1348,9 +1357,13 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
         }
         tested = true;
         tested_edges = edges;
-        untested = price.leave_us - price.level_us - price.after_us >= kStaySkipMargin * price.level_us
-                       ? kStaySkipLevels
-                       : 0;
+        if (price.leave_us - price.level_us - price.after_us >= kStaySkipMargin * price.level_us) {
+          untested = skip;
+          skip = std::min(2 * skip, kStaySkipMaxLevels);
+        } else {
+          untested = 0;
+          skip = kStaySkipLevels;
+        }
       }
     }
     strategies::LevelContext next{context.buffers, level, begin, end, edges};
@@ -1370,6 +1383,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
       if (!tested) {
         match_profile();
         untested = 0;
+        skip = kStaySkipLevels;
       }
       note_surprise(slot, host_carried_us(end - begin, edges, discovered) * surprise_at(slot), measured_us);
     }

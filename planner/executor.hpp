@@ -606,8 +606,9 @@ class Executor {
   // Spikes (40-60 us on levels of 20-100) stay below both bounds.
   static constexpr double kSurpriseRatio = 3.0, kSurpriseUs = 60.0, kSurpriseCap = 16.0;
   // A host run's stay test is skipped for up to kStaySkipLevels levels after one whose margin
-  // was kStaySkipMargin times its level's price (run_on_host).
-  static constexpr int kStaySkipLevels = 3;
+  // was kStaySkipMargin times its level's price, twice as many after each such test that
+  // followed a full skip, up to kStaySkipMaxLevels (run_on_host).
+  static constexpr int kStaySkipLevels = 3, kStaySkipMaxLevels = 24;
   static constexpr double kStaySkipMargin = 4.0;
   // Exploration at level 0, where a BFS's route is set. A class of levels is corrected only by
   // the levels a plan runs, so a route priced a little over the best after one slow BFS was
