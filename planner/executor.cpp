@@ -1327,12 +1327,15 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   // 0.16-0.35 us where cpu_expand's level costs ~0.03 (cpu_serial_level_us): the test and its
   // surprise check were ~0.13 us a level, 6 us of a 50 us BFS that forced cpu_expand ran in 42
   // (H100 host, 2026-11-27). Where the skip ran out and the test passed by as much again, the
-  // next skip is twice as long (up to kStaySkipMaxLevels): with skips of 3, a test (~0.15 us:
-  // the profile match's interpolation, the price, the surprise note) still ran on 30% of
-  // rome99's carried levels and 38% of luxembourg_osm's; the stay tests and notes took 0.04-0.09
-  // us a carried level over a host run without them, measured in one build with a switch (H100
-  // host, 2026-11-27). A frontier past twice the tested one's arcs, a surprise or a profile
-  // switch tests at once and starts the skips again from kStaySkipLevels.
+  // next skip is twice as long (up to kStaySkipMaxLevels): with skips of 3, a test (the profile
+  // match's interpolation, the price, the surprise note; ~0.1 us by the difference below) still
+  // ran on 28% of rome99's carried levels and 38-44% of luxembourg_osm's, and the tests and
+  // notes took 0.04-0.09 us a carried level over the same host runs without them (one build
+  // with a switch). With the doubling: 17% and 13-19%, and rome99's BFSs took 1.021x forced
+  // cpu_expand's in the same processes where they had taken 1.057x (1.017x without tests;
+  // paired medians, 8 processes x 48 BFSs; H100 host, 2026-11-27). A frontier past twice the
+  // tested one's arcs, a surprise or a profile switch tests at once and starts the skips again
+  // from kStaySkipLevels.
   int untested = 0;
   int skip = kStaySkipLevels;  // the levels the next wide pass skips
   EdgeOffset tested_edges = 0;
