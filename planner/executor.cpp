@@ -798,9 +798,12 @@ double Executor::loop_exit_us(const strategies::Strategy& s, double exits, doubl
 
 void Executor::prepare_lookahead() {
   profile_.value.clear();
+  profile_.value_host.clear();
   profile_.host_leave.clear();
   profile_.host_upload.clear();
   profile_.host_keep.clear();
+  profile_.host_leave_host.clear();
+  profile_.host_keep_host.clear();
   profile_.fits_block.clear();
   profile_.grid_from.clear();
   for (RunLookahead* run : {&profile_.block_run, &profile_.dp_run}) *run = RunLookahead{};
@@ -833,6 +836,7 @@ void Executor::prepare_lookahead() {
     run->prefix.assign(levels + 1, 0.0);
     run->end.assign(levels + 1, levels);
     run->leave.assign(levels + 1, 0.0);
+    run->leave_host.assign(levels + 1, 0.0);
     run->exit.assign(levels + 1, 0.0);
   }
   // The loop's exit, affine in the frontier it stops before (the models are linear).
@@ -894,15 +898,22 @@ void Executor::prepare_lookahead() {
   // device decides from the same numbers (upload_handback).
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
   profile_.value.assign(levels + 1, PlaceCosts{});
+  profile_.value_host.assign(levels + 1, PlaceCosts{});
   profile_.host_leave.assign(levels, {kInfinity, kInfinity});
   profile_.host_upload.assign(levels, {0.0, 0.0});
   profile_.host_keep.assign(levels, {kInfinity, kInfinity});
+  profile_.host_leave_host.assign(levels, {0.0, 0.0});
+  profile_.host_keep_host.assign(levels, {0.0, 0.0});
   for (std::size_t i = levels; i-- > 0;) {
     const strategies::FrontierState& state = states[i];
     PlaceCosts& here = profile_.value[i];
+    PlaceCosts& here_host = profile_.value_host[i];  // the host levels' part of the cheapest way
     here.fill(kInfinity);
+    here_host.fill(0.0);
     double leave_block = kInfinity, leave_dp = kInfinity;
+    double leave_block_host = 0.0, leave_dp_host = 0.0;
     std::array<double, 2> leave_host{kInfinity, kInfinity};  // from HostFresh, Host
+    std::array<double, 2> leave_host_host{0.0, 0.0};
     std::array<Conversions, kPlaces> converted;
     for (std::size_t p = 0; p < kPlaces; ++p) {
       // An upload moves every visit the device has not seen (the executor's end - synced).
@@ -934,25 +945,38 @@ void Executor::prepare_lookahead() {
                                          : predict_level_us(k, f, state.frontier_edges, group);
         const double after = future_us(s, from, i + 1, nullptr, nullptr);
         const double total = level_us + conversion_us(s, from, converted[p]) + after;
-        here[p] = std::min(here[p], total);
+        const double after_host = future_host_us(s, from, i + 1, false);
+        const bool on_host = &s == host_strategy_;
+        const double host_us = (on_host ? level_us : 0.0) + after_host;
+        auto take = [](double& best, double& best_host, double us, double us_host) {
+          if (us < best) {
+            best = us;
+            best_host = us_host;
+          }
+        };
+        take(here[p], here_host[p], total, host_us);
         if (from == Place::DeviceQueue) {
           // Where a run stops, the next device level is priced as one after a run (kAfterRun).
           const int stop_group = level_group(s, Location::Device, state.level, true);
-          const double leave = stop_group == group
-                                   ? total
-                                   : total - level_us + predict_level_us(k, features, state.frontier_edges, stop_group);
-          if (&s != block_strategy_) leave_block = std::min(leave_block, leave);
-          if (&s != dp_strategy_) leave_dp = std::min(leave_dp, leave);
+          const double stop_level_us =
+              stop_group == group ? level_us : predict_level_us(k, features, state.frontier_edges, stop_group);
+          const double leave = stop_group == group ? total : total - level_us + stop_level_us;
+          const double leave_host_us = (on_host ? stop_level_us : 0.0) + after_host;
+          if (&s != block_strategy_) take(leave_block, leave_block_host, leave, leave_host_us);
+          if (&s != dp_strategy_) take(leave_dp, leave_dp_host, leave, leave_host_us);
         }
         if (location_of(from) == Location::Host) {
           const std::size_t h = from == Place::HostFresh ? 0 : 1;
-          double& way = &s != host_strategy_ ? leave_host[h] : profile_.host_keep[i][h];
-          way = std::min(way, total);
+          if (on_host) {
+            take(profile_.host_keep[i][h], profile_.host_keep_host[i][h], total, host_us);
+          } else {
+            take(leave_host[h], leave_host_host[h], total, host_us);
+          }
         }
       }
     }
-    for (double& v : here) {
-      if (!std::isfinite(v)) v = 0.0;
+    for (std::size_t p = 0; p < kPlaces; ++p) {
+      if (!std::isfinite(here[p])) here[p] = here_host[p] = 0.0;
     }
     if (i >= profile_.stop_level) {
       // Past the reach stop a BFS from the reach set has ended: nothing to go for the level
@@ -960,18 +984,21 @@ void Executor::prepare_lookahead() {
       // profile's end: its host and device ways on from there (host_leave, a run's leave, the
       // hand-back table's) are those of a last level.
       here.fill(0.0);
+      here_host.fill(0.0);
     }
     // Where a run reaching level i stops. A level one_block cannot take ends its run.
-    auto run_end = [&](RunLookahead& run, double leave, bool can_carry) {
+    auto run_end = [&](RunLookahead& run, double leave, double leave_host_us, bool can_carry) {
       run.leave[i] = std::isfinite(leave) ? leave : (can_carry ? kInfinity : 0.0);
+      run.leave_host[i] = std::isfinite(leave) ? leave_host_us : 0.0;
       const double stay = run.prefix[i + 1] - run.prefix[i] + run.to_go(i + 1);
       run.end[i] = can_carry && !(run.stop_us(i) < stay) ? run.end[i + 1] : i;
       if (can_carry && run.end[i] == i) run.first_handback = i;  // the loop runs backwards
     };
     // Past the reach stop a run has ended, whatever would fit its loop there.
-    run_end(profile_.block_run, leave_block, fits_block[i] || i >= profile_.stop_level);
-    run_end(profile_.dp_run, leave_dp, dp_strategy_ != nullptr);
+    run_end(profile_.block_run, leave_block, leave_block_host, fits_block[i] || i >= profile_.stop_level);
+    run_end(profile_.dp_run, leave_dp, leave_dp_host, dp_strategy_ != nullptr);
     profile_.host_leave[i] = leave_host;
+    profile_.host_leave_host[i] = leave_host_host;
     profile_.host_upload[i] = {converted[static_cast<std::size_t>(Place::HostFresh)].upload_us,
                                converted[static_cast<std::size_t>(Place::Host)].upload_us};
   }
@@ -1108,14 +1135,34 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
   return run->to_go(next);
 }
 
-double Executor::host_future_us(std::size_t next, Place at, VertexId upload_vertices, int level) const {
+double Executor::future_host_us(const strategies::Strategy& s, Place from, std::size_t next, bool stop_at_next) const {
+  const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
+  if (next >= levels) return 0.0;
+  const RunLookahead* run = &s == block_strategy_ ? &profile_.block_run
+                            : &s == dp_strategy_  ? &profile_.dp_run
+                                                  : nullptr;
+  if (run == nullptr) return profile_.value_host[next][static_cast<std::size_t>(place_after(s, from))];
+  return stop_at_next ? run->leave_host[next] : run->to_go_host(next);
+}
+
+double Executor::host_future_us(std::size_t next, Place at, VertexId upload_vertices, int level,
+                                double pace_excess) const {
   const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
   if (next >= levels || next >= profile_.stop_level) return 0.0;
   const std::size_t h = at == Place::HostFresh ? 0 : 1;
-  const double best = host_cost_to_go(profile_.host_keep[next][h], profile_.host_leave[next][h],
+  const double best = host_cost_to_go(profile_.host_keep[next][h] + pace_excess * profile_.host_keep_host[next][h],
+                                      profile_.host_leave[next][h] + pace_excess * profile_.host_leave_host[next][h],
                                       profile_.host_upload[next][h],
                                       predict_upload_us(upload_vertices, at == Place::HostFresh, level));
-  return std::isfinite(best) ? best : profile_.value[next][static_cast<std::size_t>(at)];
+  return std::isfinite(best) ? best
+                             : profile_.value[next][static_cast<std::size_t>(at)] +
+                                   pace_excess * profile_.value_host[next][static_cast<std::size_t>(at)];
+}
+
+double Executor::host_pace_excess() const {
+  if (host_strategy_ == nullptr) return 0.0;
+  const double excess = surprise_at(correction_slot(host_strategy_)) * host_pace_.future_factor() - 1.0;
+  return std::abs(excess) > kPaceIgnored ? excess : 0.0;
 }
 
 bool Executor::next_outgrows_block(const strategies::FrontierState& state, std::size_t next) const {
@@ -1274,11 +1321,11 @@ Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOff
   price.level_us = host_carried_us(frontier_vertices, frontier_edges, discovered) *
                    surprise_at(correction_slot(host_strategy_)) * host_pace();
   const std::size_t levels = profile_.value.size() - 1;
-  const Place after = fresh ? Place::HostFresh : Place::Host;
-  price.after_us = at + 1 < levels ? profile_.value[at + 1][static_cast<std::size_t>(after)] : 0.0;
-  const std::size_t k = fresh ? 0 : 1;
-  price.leave_us =
-      profile_.host_leave[at][k] + host_leave_shift_[k][static_cast<std::size_t>(arcs_size_class(frontier_edges))];
+  const std::size_t k = fresh ? 0 : 1;  // Place::HostFresh, Place::Host
+  const double excess = host_pace_excess();
+  price.after_us = at + 1 < levels ? profile_.value[at + 1][k] + excess * profile_.value_host[at + 1][k] : 0.0;
+  price.leave_us = profile_.host_leave[at][k] + excess * profile_.host_leave_host[at][k] +
+                   host_leave_shift_[k][static_cast<std::size_t>(arcs_size_class(frontier_edges))];
   return price;
 }
 
@@ -1464,6 +1511,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   const Conversions converted = conversions(from, state, end - placement.synced_end[1]);  // whoever runs
   const int persist = persistence_levels(state, next);
   const bool outgrows = next_outgrows_block(state, next);
+  const double pace_excess = host_pace_excess();  // on every way on's host levels
   for (std::size_t i = 0; i < strategies_.size() && count < candidates.size(); ++i) {
     strategies::Strategy* s = strategies_[i].get();
     if (strategy_models_[i].fit == nullptr || !s->applicable(state)) continue;
@@ -1498,9 +1546,10 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
                                                  : strategies::expected_discovered(state, stats_);
       const auto moved = static_cast<VertexId>(std::min<double>(
           static_cast<double>(end - placement.synced_end[1]) + std::ceil(discovered), stats_.num_vertices));
-      after = host_future_us(next, to, moved, state.level + 1);
+      after = host_future_us(next, to, moved, state.level + 1, pace_excess);
     } else {
       after = future_us(*s, from, next, &c.carried_levels, &c.carried_us, ends_at_next);
+      if (pace_excess != 0.0) after += pace_excess * future_host_us(*s, from, next, ends_at_next);
     }
     c.future_us = after - c.carried_us;
     if (persist > 0) {

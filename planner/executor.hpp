@@ -161,6 +161,7 @@ struct RunLookahead {
   std::vector<double> prefix;    ///< the carried levels' time before the level
   std::vector<std::size_t> end;  ///< where a run reaching the level stops (levels: it does not)
   std::vector<double> leave;     ///< the cost to go from the level (device queue) without the run
+  std::vector<double> leave_host;  ///< its host levels' part
   std::size_t first_handback = 0;  ///< the first level a run reaching it hands back before (levels: none)
   /// What the run's one-block loop pays to stop before the level (strategies::LoopExits; 0
   /// where the run's previous level was a grid level). A dynamic_parallel run's grid level
@@ -171,6 +172,12 @@ struct RunLookahead {
   /// The run carrying on from level at its best: its carried levels, then stop_us where it
   /// stops before the profile's end (nothing past the end).
   double to_go(std::size_t level) const;
+  /// The host levels' part of to_go: leave_host where the run stops before the end.
+  double to_go_host(std::size_t level) const {
+    if (level >= end.size()) return 0.0;
+    const std::size_t stop = end[level];
+    return stop + 1 < end.size() ? leave_host[stop] : 0.0;
+  }
 };
 
 class Executor {
@@ -367,7 +374,27 @@ class Executor {
   // source's. kron:22's level 0 priced cpu_expand's cost to go 43 us above privatized_queue's
   // (412 against 369 us), the upload of its sample's visits, where this BFS's 6 took 11-15 in
   // the per-level oracle's trials (H100, 2026-11-26).
-  double host_future_us(std::size_t next, Place at, VertexId upload_vertices, int level) const;
+  // pace_excess: this BFS's factor on the host's levels less 1 (host_pace_excess): the host
+  // levels' part of each way on (Profile::value_host) priced at the BFS's pace.
+  double host_future_us(std::size_t next, Place at, VertexId upload_vertices, int level, double pace_excess) const;
+  // The host levels' part of future_us's cost to go (us at the lookahead's prices).
+  double future_host_us(const strategies::Strategy& s, Place from, std::size_t next, bool stop_at_next) const;
+  // This BFS's factor on the host's later levels less 1: its surprise times its pace so far
+  // (HostPace::future_factor); 0 within kPaceIgnored. The lookahead's ways on are priced with
+  // their host levels (Profile::value_host) at it, every way alike: the stay test had priced
+  // this BFS's level at its pace and the levels after it at none. cnr-2000's source 44408 ran
+  // 12 host levels at 1.7-1.9x the lookahead's prices (201.9 us measured, 213.0 priced with the
+  // pace, 118.7 without, which the tests compared against one_block's run off the host, ~113
+  // for 14 levels): 0.207 ms where the oracle's route (one level on the host, then one_block)
+  // took 0.132. Pacing only the host's own cost to go made a detour over the device look
+  // cheaper (its way back to the host unpaced): luxembourg_osm's source 51708 ran 500 levels
+  // of privatized_queue at ~19 us. Each way's host levels are those of the way cheapest at the
+  // lookahead's prices (a first-order price: the pace may make another way cheaper). 8
+  // interleaved rounds of `abfs run` processes, 16 sources (H100, 2026-11-27): luxembourg_osm's
+  // median BFS 2.343 -> 2.253 ms (median of the processes'), cnr-2000 0.4925 -> 0.4945,
+  // rome99 within its processes' host speed (per carried level 1.20-1.78 us by process).
+  double host_pace_excess() const;
+  static constexpr double kPaceIgnored = 0.02;
   // A hand-back table's HandbackTable::price_from for a run the lookahead stops at profile
   // level `stop`: the vertices visited two levels before it (0 that early; never at the end).
   unsigned int price_from_before(std::size_t stop) const;
@@ -646,13 +673,22 @@ class Executor {
   // from 18% and 57% to 11% and 42% on rome99 and from 9.8% and 34% to 9.3% and 32% on
   // luxembourg_osm; measured with it (and the small classes' held rises, fold_observations) in
   // two suite runs: rome99 10 / 36% and 9 / 42%, luxembourg_osm 9 / 31% and 9 / 29%.
+  // The cost to go's later host levels are priced at the BFS's pace so far, undecayed
+  // (future_factor): a level's noise moves the decayed one by ~20% on luxembourg_osm's levels of
+  // ~1 us, and the cost to go weighs hundreds of them.
   struct HostPace {
     static constexpr double kPriorUs = 2.0, kDecay = 0.9, kMin = 0.5, kMax = 2.0;
     double measured_us = 0.0, priced_us = 0.0;
+    double all_measured_us = 0.0, all_priced_us = 0.0;
     double factor() const { return std::clamp((kPriorUs + measured_us) / (kPriorUs + priced_us), kMin, kMax); }
+    double future_factor() const {
+      return std::clamp((kPriorUs + all_measured_us) / (kPriorUs + all_priced_us), kMin, kMax);
+    }
     void note(double priced, double measured) {
       measured_us = kDecay * measured_us + measured;
       priced_us = kDecay * priced_us + priced;
+      all_measured_us += measured;
+      all_priced_us += priced;
     }
   };
   HostPace host_pace_;
@@ -758,11 +794,13 @@ class Executor {
     std::size_t tail_from = 0;
     std::vector<VertexId> tail_min;
     std::vector<PlaceCosts> value;  // by level and place: the cost to go
+    std::vector<PlaceCosts> value_host;  // its host levels' part (host_pace_excess)
     RunLookahead block_run, dp_run;
     // By level: the cost to go without cpu_expand from the host, [0] before the BFS used the
     // device, [1] after (continue_on_host); the upload it includes, for the profile's visits
     // (host_upload); and the cost to go with cpu_expand there (host_keep).
     std::vector<std::array<double, 2>> host_leave, host_upload, host_keep;
+    std::vector<std::array<double, 2>> host_leave_host, host_keep_host;  // their host levels' part
     // By level: whether its frontier fits the one-block loop (one_block applies), as the
     // lookahead found; upload_handback places the loop's exit by it. grid_from: by level k (and
     // levels.size()), the first level at or after k that does not fit (levels.size(): none), so

@@ -772,6 +772,13 @@ TEST_CASE("a run's cost to go adds its loop's exit where it stops, and nothing w
   CHECK(run.to_go(3) == doctest::Approx(2.0));  // to the end: no exit, nothing to leave for
   CHECK(run.to_go(4) == 0.0);
   CHECK(run.to_go(9) == 0.0);
+  // The host levels' part of the cost to go (priced at a BFS's host pace): the way on from
+  // where the run stops, none where it carries the BFS to the end.
+  run.leave_host = {280.0, 230.0, 150.0, 30.0, 0.0};
+  CHECK(run.to_go_host(0) == 30.0);
+  CHECK(run.to_go_host(2) == 30.0);
+  CHECK(run.to_go_host(3) == 0.0);
+  CHECK(run.to_go_host(9) == 0.0);
 }
 
 TEST_CASE("an online-correction class moves to the median of its factor and its last two BFSs' ratios, "
