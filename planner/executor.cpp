@@ -904,6 +904,13 @@ void Executor::prepare_lookahead() {
   profile_.host_keep.assign(levels, {kInfinity, kInfinity});
   profile_.host_leave_host.assign(levels, {0.0, 0.0});
   profile_.host_keep_host.assign(levels, {0.0, 0.0});
+  // The cheaper way and its host levels' part (host_pace_excess).
+  auto take = [](double& best, double& best_host, double us, double us_host) {
+    if (us < best) {
+      best = us;
+      best_host = us_host;
+    }
+  };
   for (std::size_t i = levels; i-- > 0;) {
     const strategies::FrontierState& state = states[i];
     PlaceCosts& here = profile_.value[i];
@@ -948,12 +955,6 @@ void Executor::prepare_lookahead() {
         const double after_host = future_host_us(s, from, i + 1, false);
         const bool on_host = &s == host_strategy_;
         const double host_us = (on_host ? level_us : 0.0) + after_host;
-        auto take = [](double& best, double& best_host, double us, double us_host) {
-          if (us < best) {
-            best = us;
-            best_host = us_host;
-          }
-        };
         take(here[p], here_host[p], total, host_us);
         if (from == Place::DeviceQueue) {
           // Where a run stops, the next device level is priced as one after a run (kAfterRun).
@@ -1116,9 +1117,7 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
                            double* carried_us, bool stop_at_next) const {
   const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
   if (next >= levels) return 0.0;
-  const RunLookahead* run = &s == block_strategy_ ? &profile_.block_run
-                            : &s == dp_strategy_  ? &profile_.dp_run
-                                                  : nullptr;
+  const RunLookahead* run = run_lookahead(s);
   if (run == nullptr) {
     if (carried_levels != nullptr) *carried_levels = 0;
     if (carried_us != nullptr) *carried_us = 0.0;
@@ -1138,9 +1137,7 @@ double Executor::future_us(const strategies::Strategy& s, Place from, std::size_
 double Executor::future_host_us(const strategies::Strategy& s, Place from, std::size_t next, bool stop_at_next) const {
   const std::size_t levels = profile_.value.empty() ? 0 : profile_.value.size() - 1;
   if (next >= levels) return 0.0;
-  const RunLookahead* run = &s == block_strategy_ ? &profile_.block_run
-                            : &s == dp_strategy_  ? &profile_.dp_run
-                                                  : nullptr;
+  const RunLookahead* run = run_lookahead(s);
   if (run == nullptr) return profile_.value_host[next][static_cast<std::size_t>(place_after(s, from))];
   return stop_at_next ? run->leave_host[next] : run->to_go_host(next);
 }

@@ -377,6 +377,10 @@ class Executor {
   // pace_excess: this BFS's factor on the host's levels less 1 (host_pace_excess): the host
   // levels' part of each way on (Profile::value_host) priced at the BFS's pace.
   double host_future_us(std::size_t next, Place at, VertexId upload_vertices, int level, double pace_excess) const;
+  // The profile's lookahead of s's device-driven runs; nullptr for a strategy that runs one level.
+  const RunLookahead* run_lookahead(const strategies::Strategy& s) const {
+    return &s == block_strategy_ ? &profile_.block_run : &s == dp_strategy_ ? &profile_.dp_run : nullptr;
+  }
   // The host levels' part of future_us's cost to go (us at the lookahead's prices).
   double future_host_us(const strategies::Strategy& s, Place from, std::size_t next, bool stop_at_next) const;
   // This BFS's factor on the host's later levels less 1: its surprise times its pace so far
