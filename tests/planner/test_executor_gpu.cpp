@@ -313,16 +313,25 @@ TEST_CASE("a host run prices its later levels at the pace its earlier levels of 
   abfs::Wisdom wisdom = scaled_wisdom({{"cpu_expand", 0.1}});
   const abfs::Graph g = abfs::generate_grid(200, 200);
   // Carried host levels past a run's tenth.
-  const std::array<double, 2> median_log_ratio = first_bfs_log_ratios(
-      g, wisdom, 50, "the host's route did not carry 60 levels: the case did not arise",
-      [](const std::vector<abfs::LevelRecord>& levels, std::size_t i) {
-        if (i < 10) return false;
-        for (std::size_t k = i - 10; k <= i; ++k) {
-          if (levels[k].reason.find("continued on the host (host run)") != 0) return false;
-        }
-        return true;
-      });
-  INFO("median log(time / price), unpaced then paced: " << median_log_ratio[0] << ", " << median_log_ratio[1]);
+  auto carried = [](const std::vector<abfs::LevelRecord>& levels, std::size_t i) {
+    if (i < 10) return false;
+    for (std::size_t k = i - 10; k <= i; ++k) {
+      if (levels[k].reason.find("continued on the host (host run)") != 0) return false;
+    }
+    return true;
+  };
+  // Two rounds of the two plans, each plan's lesser median kept: the host's speed moves between
+  // BFSs, now and then by more than the pace's 2x (one run of this case measured 2.63 unpaced
+  // and 3.59 paced, the paced BFS's levels ~2.6x slower than the unpaced one's; three more, and
+  // `abfs run` on the same grid and wisdom, 2.41-2.62 -> 1.99-2.00 on the same all-host route;
+  // H100 host, 2026-11-27).
+  const char* missing = "the host's route did not carry 60 levels: the case did not arise";
+  std::array<double, 2> median_log_ratio = first_bfs_log_ratios(g, wisdom, 50, missing, carried);
+  const std::array<double, 2> again = first_bfs_log_ratios(g, wisdom, 50, missing, carried);
+  INFO("median log(time / price), unpaced then paced, by round: " << median_log_ratio[0] << ", "
+                                                                   << median_log_ratio[1] << "; " << again[0] << ", "
+                                                                   << again[1]);
+  for (std::size_t p = 0; p < 2; ++p) median_log_ratio[p] = std::min(median_log_ratio[p], again[p]);
   REQUIRE_MESSAGE(median_log_ratio[0] > std::log(2.5),
                   "host levels took under 2.5x their price: the case did not arise");
   // log 2 = 0.69 at the pace's limit; its prior (2 us of both) holds it lower over short levels,
