@@ -678,8 +678,8 @@ class Executor {
   // luxembourg_osm; measured with it (and the small classes' held rises, fold_observations) in
   // two suite runs: rome99 10 / 36% and 9 / 42%, luxembourg_osm 9 / 31% and 9 / 29%.
   // The cost to go's later host levels are priced at the BFS's pace so far, undecayed
-  // (future_factor): a level's noise moves the decayed one by ~20% on luxembourg_osm's levels of
-  // ~1 us, and the cost to go weighs hundreds of them.
+  // (future_factor): the decayed one follows the last ~10 levels, and a cost to go may weigh
+  // hundreds (host_pace_excess).
   struct HostPace {
     static constexpr double kPriorUs = 2.0, kDecay = 0.9, kMin = 0.5, kMax = 2.0;
     double measured_us = 0.0, priced_us = 0.0;

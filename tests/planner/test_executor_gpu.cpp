@@ -322,9 +322,9 @@ TEST_CASE("a host run prices its later levels at the pace its earlier levels of 
   };
   // Two rounds of the two plans, each plan's lesser median kept: the host's speed moves between
   // BFSs, now and then by more than the pace's 2x (one run of this case measured 2.63 unpaced
-  // and 3.59 paced, the paced BFS's levels ~2.6x slower than the unpaced one's; three more, and
-  // `abfs run` on the same grid and wisdom, 2.41-2.62 -> 1.99-2.00 on the same all-host route;
-  // H100 host, 2026-11-27).
+  // and 3.59 paced, the paced BFS's levels at least 2.6x slower than the unpaced one's; three
+  // more, and `abfs run` on the same grid and wisdom, 2.41-2.62 -> 1.99-2.00 on the same
+  // all-host route; H100 host, 2026-11-27).
   const char* missing = "the host's route did not carry 60 levels: the case did not arise";
   std::array<double, 2> median_log_ratio = first_bfs_log_ratios(g, wisdom, 50, missing, carried);
   const std::array<double, 2> again = first_bfs_log_ratios(g, wisdom, 50, missing, carried);
