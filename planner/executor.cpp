@@ -1151,9 +1151,7 @@ double Executor::host_future_us(std::size_t next, Place at, VertexId upload_vert
                                       profile_.host_leave[next][h] + pace_excess * profile_.host_leave_host[next][h],
                                       profile_.host_upload[next][h],
                                       predict_upload_us(upload_vertices, at == Place::HostFresh, level));
-  return std::isfinite(best) ? best
-                             : profile_.value[next][static_cast<std::size_t>(at)] +
-                                   pace_excess * profile_.value_host[next][static_cast<std::size_t>(at)];
+  return std::isfinite(best) ? best : paced_value_us(next, static_cast<std::size_t>(at), pace_excess);
 }
 
 double Executor::host_pace_excess() const {
@@ -1320,7 +1318,7 @@ Executor::HostStay Executor::price_host_stay(VertexId frontier_vertices, EdgeOff
   const std::size_t levels = profile_.value.size() - 1;
   const std::size_t k = fresh ? 0 : 1;  // Place::HostFresh, Place::Host
   const double excess = host_pace_excess();
-  price.after_us = at + 1 < levels ? profile_.value[at + 1][k] + excess * profile_.value_host[at + 1][k] : 0.0;
+  price.after_us = at + 1 < levels ? paced_value_us(at + 1, k, excess) : 0.0;
   price.leave_us = profile_.host_leave[at][k] + excess * profile_.host_leave_host[at][k] +
                    host_leave_shift_[k][static_cast<std::size_t>(arcs_size_class(frontier_edges))];
   return price;
@@ -1382,6 +1380,10 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   // from kStaySkipLevels.
   int untested = 0;
   int skip = kStaySkipLevels;  // the levels the next wide pass skips
+  auto test_next = [&] {       // the next level is tested; skips start again from kStaySkipLevels
+    untested = 0;
+    skip = kStaySkipLevels;
+  };
   EdgeOffset tested_edges = 0;
   for (;;) {
     bool tested = false;
@@ -1389,13 +1391,12 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
       if (outgrow_profile(end, level)) {
         at = 0;
         last_profile_level = profile_.visited.empty() ? 0 : profile_.visited.size() - 1;
-        untested = 0;
-        skip = kStaySkipLevels;
+        test_next();
       }
       if (untested > 0 && edges <= 2 * tested_edges && surprise_at(slot) <= 1.0) {
         --untested;
       } else {
-        if (untested > 0) skip = kStaySkipLevels;  // cut short
+        if (untested > 0) test_next();  // cut short
         match_profile();
         const HostStay price = price_host_stay(end - begin, edges, discovered, at, fresh);
         if (!price.stay()) {
@@ -1408,8 +1409,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
           untested = skip;
           skip = std::min(2 * skip, kStaySkipMaxLevels);
         } else {
-          untested = 0;
-          skip = kStaySkipLevels;
+          test_next();
         }
       }
     }
@@ -1429,8 +1429,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
     if (decide && (tested || measured_us > kSurpriseUs)) {
       if (!tested) {
         match_profile();
-        untested = 0;
-        skip = kStaySkipLevels;
+        test_next();
       }
       note_surprise(slot, host_carried_us(end - begin, edges, discovered) * surprise_at(slot), measured_us);
     }

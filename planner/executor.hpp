@@ -399,6 +399,10 @@ class Executor {
   // rome99 within its processes' host speed (per carried level 1.20-1.78 us by process).
   double host_pace_excess() const;
   static constexpr double kPaceIgnored = 0.02;
+  // The profile's cost to go from `place` at `level` with its host levels at 1 + pace_excess.
+  double paced_value_us(std::size_t level, std::size_t place, double pace_excess) const {
+    return profile_.value[level][place] + pace_excess * profile_.value_host[level][place];
+  }
   // A hand-back table's HandbackTable::price_from for a run the lookahead stops at profile
   // level `stop`: the vertices visited two levels before it (0 that early; never at the end).
   unsigned int price_from_before(std::size_t stop) const;
