@@ -2153,10 +2153,32 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   // prepares again left the next BFS's level 0 cold. uk-2007-05@100000's BFS after the first of
   // the 55,006-vertex class (which learned its set) spent 30-42 us at level 0 where the others
   // took 20-29, the upload 7-13 us against 4-6 (H100, 2026-11-27).
+  const auto learn_start = std::chrono::steady_clock::now();
   if (learn_reach_) learn_reach_set(source, result);
   learn_profile(source, result);
   use_profile(profile_reaches_.empty() ? 0 : profile_reaches_.size() - 1);  // predict_profile prices the largest
   learn_corrections();
+  const double learned_us = microseconds_since(learn_start);
+  if (learned_us > rewarm_after_us_ && buffers_.has_device() && !rewarming_ && !warming_ && schedule_.empty()) {
+    if (!result.levels.empty()) {
+      char text[120];
+      std::snprintf(text, sizeof text,
+                    "; learning from this BFS took %.1f ms: one untimed BFS from its source warmed the next",
+                    learned_us / 1000.0);
+      result.levels.back().reason += text;
+    }
+    ++rewarms_;
+    rewarming_ = true;
+    BfsResult scratch;
+    try {
+      execute_levels(source, scratch);  // its end warms the next BFS
+    } catch (...) {
+      rewarming_ = false;
+      throw;
+    }
+    rewarming_ = false;
+    return;
+  }
   buffers_.warm_launch_path();  // for the next BFS's first launch, after the host work above
   warmed_ = true;
   warm_first_decision(source);

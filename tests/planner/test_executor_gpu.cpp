@@ -6,6 +6,8 @@
 #include <abfs/error.hpp>
 #include <abfs/plan.hpp>
 
+#include "planner/executor.hpp"
+
 #include "support.hpp"
 
 #include <doctest/doctest.h>
@@ -200,6 +202,34 @@ TEST_CASE("executor with a device is correct on generated graphs") {
   const abfs::Graph uniform = abfs::generate_uniform(100000, 8, 3);
   check_modes(uniform, abfs::test::sample_sources(uniform, 3));
   check_modes(abfs::generate_grid(200, 300), {0, 30150});
+}
+
+TEST_CASE("a BFS whose learning ran long runs one untimed BFS after it, and the BFSs after it are right") {
+  // The executor's limit at 0 us: every BFS's learning runs past it, so each is followed by one
+  // untimed BFS from its source (not by one after that one's own learning), and its last level
+  // record says so. At the default limit (1 ms), the learning of this small graph with the
+  // built-in rule takes microseconds: nothing more runs.
+  const abfs::Graph g = abfs::generate_kronecker(12, 8, 5);
+  const std::vector<abfs::VertexId> sources = abfs::test::sample_sources(g, 3);
+  for (const bool every : {true, false}) {
+    CAPTURE(every);
+    abfs::detail::Executor executor(g, abfs::PlanOptions{}, true);
+    executor.set_level_profile(executor.sample_levels(sources[0]));
+    if (every) executor.set_rewarm_after_us(0.0);
+    std::size_t bfs = 0;
+    for (const abfs::VertexId source : sources) {
+      CAPTURE(source);
+      abfs::BfsResult result;
+      executor.execute(source, result);
+      ++bfs;
+      abfs::test::check_bfs(g, source, result);
+      REQUIRE_FALSE(result.levels.empty());
+      const bool noted = result.levels.back().reason.find("one untimed BFS from its source warmed the next") !=
+                         std::string::npos;
+      CHECK(noted == every);
+      CHECK(executor.rewarms() == (every ? bfs : 0));
+    }
+  }
 }
 
 TEST_CASE("a BFS's first upload after host levels is correct through each of its paths") {
