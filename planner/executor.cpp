@@ -2159,7 +2159,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   use_profile(profile_reaches_.empty() ? 0 : profile_reaches_.size() - 1);  // predict_profile prices the largest
   learn_corrections();
   const double learned_us = microseconds_since(learn_start);
-  if (learned_us > rewarm_after_us_ && buffers_.has_device() && !rewarming_ && !warming_ && schedule_.empty()) {
+  if (learned_us > rewarm_after_us_ && learned_us > rewarm_bfs_share_ * result.total_ms * 1000.0 &&
+      buffers_.has_device() && !rewarming_ && !warming_ && schedule_.empty()) {
     if (!result.levels.empty()) {
       char text[120];
       std::snprintf(text, sizeof text,

@@ -224,9 +224,13 @@ class Executor {
   /// true). Calibration turns them off to time the executor's work per decided level.
   void set_host_runs(bool allowed) { host_runs_ = allowed; }
   /// With a device, a BFS whose learning after it (reach set, profile, corrections) took longer
-  /// than `us` (default kRewarmAfterUs) runs one untimed BFS from its source again, which warms
-  /// the next BFS as any BFS does; its last level record says so. rewarms(): how many ran.
-  void set_rewarm_after_us(double us) { rewarm_after_us_ = us; }
+  /// than `us` (default kRewarmAfterUs) and than `bfs_share` times the BFS itself (default 1)
+  /// runs one untimed BFS from its source again, which warms the next BFS as any BFS does; its
+  /// last level record says so. rewarms(): how many ran.
+  void set_rewarm_after(double us, double bfs_share) {
+    rewarm_after_us_ = us;
+    rewarm_bfs_share_ = bfs_share;
+  }
   std::size_t rewarms() const noexcept { return rewarms_; }
 
   /// One BFS from source into result. Where a reach set holds the source (reach_sets: what an
@@ -566,16 +570,19 @@ class Executor {
   // of one process; H100 host, 2026-11-26).
   void warm_first_decision(VertexId source);
   // A BFS whose learning (learn_reach_set, learn_profile, learn_corrections) took longer than
-  // rewarm_after_us_ (set_rewarm_after_us) runs one untimed BFS from its source after it: the
-  // next BFS then starts warm, as after any BFS. The first learning of a component (its
-  // strongly connected components and profile) took 22.6 ms on uk-2007-05@100000, and the BFS
-  // after it spent 30-38 us at level 0 where forced dynamic_parallel took 22-29 (the same run,
-  // its other levels within 1 us), in every process; a 22 ms pause of the host, slept or busy,
-  // did the same to forced dynamic_parallel (level 0 40-54 us), and recording an event, a
-  // launch and a synchronization after it did not restore it. With the untimed BFS: 20-26 us
-  // in 5 of 6 processes (`abfs run` and `abfs compare`; H100, 2026-11-28).
+  // rewarm_after_us_ and than the BFS (set_rewarm_after) runs one untimed BFS from its source after
+  // it: the next BFS then starts warm, as after any BFS. The first learning of a component (its
+  // strongly connected components and profile) took 22.6 ms on uk-2007-05@100000, and the BFS after
+  // it spent 30-38 us at level 0 where forced dynamic_parallel took 22-29 (the same run, its other
+  // levels within 1 us), in every process; a 22 ms pause of the host, slept or busy, did the same to
+  // forced dynamic_parallel (level 0 40-54 us), and recording an event, a launch and a
+  // synchronization after it did not restore it. With the untimed BFS: 20-26 us in 5 of 6 processes
+  // (`abfs run` and `abfs compare`; H100, 2026-11-28). Not where the learning takes less than the
+  // BFS: luxembourg_osm's took 1.2-1.4 ms after every BFS of ~2 ms, and an untimed BFS after each
+  // doubled the executor's work between a caller's BFSs.
   static constexpr double kRewarmAfterUs = 1000.0;
   double rewarm_after_us_ = kRewarmAfterUs;
+  double rewarm_bfs_share_ = 1.0;
   bool rewarming_ = false;
   std::size_t rewarms_ = 0;
   void execute_levels(VertexId source, BfsResult& result);

@@ -205,17 +205,18 @@ TEST_CASE("executor with a device is correct on generated graphs") {
 }
 
 TEST_CASE("a BFS whose learning ran long runs one untimed BFS after it, and the BFSs after it are right") {
-  // The executor's limit at 0 us: every BFS's learning runs past it, so each is followed by one
-  // untimed BFS from its source (not by one after that one's own learning), and its last level
-  // record says so. At the default limit (1 ms), the learning of this small graph with the
-  // built-in rule takes microseconds: nothing more runs.
+  // The executor's limits at 0 (us, and share of the BFS's time): every BFS's learning runs
+  // past them, so each is followed by one untimed BFS from its source (not by one after that
+  // one's own learning), and its last level record says so. At the default limits (1 ms, and
+  // the BFS's time), the learning of this small graph with the built-in rule takes
+  // microseconds: nothing more runs.
   const abfs::Graph g = abfs::generate_kronecker(12, 8, 5);
   const std::vector<abfs::VertexId> sources = abfs::test::sample_sources(g, 3);
   for (const bool every : {true, false}) {
     CAPTURE(every);
     abfs::detail::Executor executor(g, abfs::PlanOptions{}, true);
     executor.set_level_profile(executor.sample_levels(sources[0]));
-    if (every) executor.set_rewarm_after_us(0.0);
+    if (every) executor.set_rewarm_after(0.0, 0.0);
     std::size_t bfs = 0;
     for (const abfs::VertexId source : sources) {
       CAPTURE(source);

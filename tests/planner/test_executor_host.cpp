@@ -252,13 +252,13 @@ std::shared_ptr<abfs::detail::ModelSet> hundredfold_too_fast_models(const abfs::
 }  // namespace
 
 TEST_CASE("an executor without a device runs no untimed BFS after a BFS's learning") {
-  // The untimed BFS warms the device's path for the next BFS (Executor::set_rewarm_after_us);
+  // The untimed BFS warms the device's path for the next BFS (Executor::set_rewarm_after);
   // the host's own levels need none, whatever the limit.
   const abfs::Graph g = abfs::generate_grid(32, 32);
   abfs::detail::Executor executor(g, host_only(), false);
   executor.set_level_profile(executor.sample_levels(0));
   executor.set_models(hundredfold_too_fast_models(g), "test");
-  executor.set_rewarm_after_us(0.0);
+  executor.set_rewarm_after(0.0, 0.0);
   for (const abfs::VertexId source : {abfs::VertexId{5}, abfs::VertexId{500}}) {
     abfs::BfsResult result;
     executor.execute(source, result);
