@@ -2152,7 +2152,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   // Before the warming below: a reach set's pass over the distances and the lookaheads it
   // prepares again left the next BFS's level 0 cold. uk-2007-05@100000's BFS after the first of
   // the 55,006-vertex class (which learned its set) spent 30-42 us at level 0 where the others
-  // took 20-29, the upload 7-13 us against 4-6 (H100, 2026-11-27).
+  // took 20-29, the upload 7-13 us against 4-6 (H100, 2026-11-27). That was the learning's
+  // length (a component's first: 13-24 ms there), not its order: where it runs long, the
+  // warming is an untimed BFS (set_rewarm_after).
   const auto learn_start = std::chrono::steady_clock::now();
   if (learn_reach_) learn_reach_set(source, result);
   learn_profile(source, result);
