@@ -575,7 +575,7 @@ class Executor {
   // strongly connected components and profile) took 13-24 ms on uk-2007-05@100000, and the BFS after
   // it spent 30-38 us at level 0 where forced dynamic_parallel took 22-29 (the same run, its other
   // levels within 1 us), in every process. A pause of 22 ms after every BFS did the same to every
-  // BFS: slept, forced dynamic_parallel's level 0 took 40-54 us; busy, the plan's device starts
+  // BFS: slept, forced dynamic_parallel's level 0 took 40-55 us; busy, the plan's device starts
   // 38-46. Recording an event, a launch and a synchronization after the learning did not restore it
   // (32-37 us). With the untimed BFS: 20-26 us in 4 of 5 processes (`abfs run`, `abfs compare`) and
   // in three suites' compares (the BFS 269-282 us, 306-326 before; H100, 2026-11-28). Not where the
