@@ -224,7 +224,7 @@ class Executor {
   /// true). Calibration turns them off to time the executor's work per decided level.
   void set_host_runs(bool allowed) { host_runs_ = allowed; }
   /// With a device, a BFS whose learning after it (reach set, profile, corrections) took longer
-  /// than `us` (default kRewarmAfterUs) and than `bfs_share` times the BFS itself (default 1)
+  /// than `us` (default 1,000) and than `bfs_share` times the BFS itself (default 1)
   /// runs one untimed BFS from its source again, which warms the next BFS as any BFS does; its
   /// last level record says so. rewarms(): how many ran.
   void set_rewarm_after(double us, double bfs_share) {
@@ -570,17 +570,18 @@ class Executor {
   // of one process; H100 host, 2026-11-26).
   void warm_first_decision(VertexId source);
   // A BFS whose learning (learn_reach_set, learn_profile, learn_corrections) took longer than
-  // rewarm_after_us_ and than the BFS (set_rewarm_after) runs one untimed BFS from its source after
-  // it: the next BFS then starts warm, as after any BFS. The first learning of a component (its
-  // strongly connected components and profile) took 13-24 ms on uk-2007-05@100000, and the BFS after
-  // it spent 30-38 us at level 0 where forced dynamic_parallel took 22-29 (the same run, its other
-  // levels within 1 us), in every process. A pause of 22 ms after every BFS did the same to every
-  // BFS: slept, forced dynamic_parallel's level 0 took 40-55 us; busy, the plan's device starts
-  // 38-46. Recording an event, a launch and a synchronization after the learning did not restore it
-  // (32-37 us). With the untimed BFS: 20-26 us in 4 of 5 processes (`abfs run`, `abfs compare`) and
-  // in three suites' compares (the BFS 269-282 us, 306-326 before; H100, 2026-11-28). Not where the
-  // learning takes less than the BFS: luxembourg_osm's took 1.2-1.4 ms after every BFS of ~2 ms, and
-  // an untimed BFS after each doubled the executor's work between a caller's BFSs.
+  // rewarm_after_us_ and than the BFS (set_rewarm_after) runs one untimed BFS from its source
+  // after it: the next BFS then starts warm, as after any BFS. The first learning of a component
+  // (its strongly connected components and profile) took 13-24 ms on uk-2007-05@100000, and the
+  // BFS after it spent 30-38 us at level 0 where forced dynamic_parallel took 22-29 (the same run,
+  // its other levels within 1 us), in every process. A pause of 22 ms after every BFS did the same
+  // to every BFS: slept, forced dynamic_parallel's level 0 took 40-55 us; busy, the plan's device
+  // starts 38-46. Recording an event, a launch and a synchronization after the learning did not
+  // restore it (32-37 us). With the untimed BFS: 20-26 us in 4 of 5 processes (`abfs run`, `abfs
+  // compare`) and in three suites' compares (the BFS 269-282 us, 306-326 before; H100,
+  // 2026-11-28). Not where the learning takes less than the BFS: luxembourg_osm's took 1.2-1.4 ms
+  // after every BFS of ~2 ms, and an untimed BFS after each doubled the executor's work between a
+  // caller's BFSs.
   static constexpr double kRewarmAfterUs = 1000.0;
   double rewarm_after_us_ = kRewarmAfterUs;
   double rewarm_bfs_share_ = 1.0;

