@@ -2172,9 +2172,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     }
     ++rewarms_;
     rewarming_ = true;
-    BfsResult scratch;
     try {
-      execute_levels(source, scratch);  // its end warms the next BFS
+      warm_up(source);  // its end warms the next BFS
     } catch (...) {
       rewarming_ = false;
       throw;
