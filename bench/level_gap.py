@@ -25,7 +25,14 @@ correction's classes): a drift shared by every class of a BFS is the host's (or 
 that BFS, one class's alone its price (the forty-fifth session's rome99 rounds: 0.96-1.06x, then
 0.71-0.87x in every class).
 
-Usage: bench/level_gap.py LOGDIR [--worst K] [--by-bfs STRATEGY]
+With --changes, where a route that changes strategy is priced: the levels that start a
+strategy (level 0 by its strategy; a later level whose strategy differs from the level before
+it, by the pair), each kind's count and its summed measured / priced (conversions included),
+and the BFSs' measured / priced totals (the levels they ran) by their number of changes (the
+fifty-fourth session's small graphs: 0.97-1.01 with none, 1.03-1.31 with one to three; a
+change's first level 1.36-1.97x its price).
+
+Usage: bench/level_gap.py LOGDIR [--worst K] [--by-bfs STRATEGY] [--changes]
   (K: kinds of level listed per graph, default 3)
 """
 import argparse
@@ -146,6 +153,35 @@ def by_bfs(adaptive, strategy):
     return rows
 
 
+def changes(adaptive):
+    """(starts, routes): starts maps 'level 0 S' and 'A > B' (a level of B after one of A) to
+    [count, priced us, measured us]; routes maps a BFS's number of changes to its BFSs'
+    [count, priced us, measured us] over the levels it ran."""
+    starts = collections.defaultdict(lambda: [0, 0.0, 0.0])
+    routes = collections.defaultdict(lambda: [0, 0.0, 0.0])
+    for run in adaptive["runs"]:
+        levels = run["levels"]
+        count = 0
+        for i, level in enumerate(levels):
+            priced = level["predicted_us"] + level["predicted_conversion_us"]
+            if i == 0:
+                key = f"level 0 {level['strategy']}"
+            elif level["strategy"] != levels[i - 1]["strategy"]:
+                key = f"{levels[i - 1]['strategy']} > {level['strategy']}"
+                count += 1
+            else:
+                continue
+            entry = starts[key]
+            entry[0] += 1
+            entry[1] += priced
+            entry[2] += level_us(level)
+        route = routes[count]
+        route[0] += 1
+        route[1] += sum(level["predicted_us"] + level["predicted_conversion_us"] for level in levels)
+        route[2] += sum(level_us(level) for level in levels)
+    return starts, routes
+
+
 def quantile(values, q):
     # The rule abfs compare reports by (detail::quantile, planner/cost_model.cpp): nearest rank.
     s = sorted(values)
@@ -158,6 +194,7 @@ def main():
     parser.add_argument("logdir")
     parser.add_argument("--worst", type=int, default=3)
     parser.add_argument("--by-bfs", metavar="STRATEGY")
+    parser.add_argument("--changes", action="store_true")
     args = parser.parse_args()
     pairs = sorted(glob.glob(os.path.join(args.logdir, "levels_*.oracle.json")))
     if not pairs:
@@ -193,6 +230,12 @@ def main():
             over = sum(1 for e in es if e > 0.4)
             if over:
                 print(f"    over 40%: {over} of {len(es)} {name} (median {100 * statistics.median(es):.0f}%)")
+        if args.changes:
+            starts_by, routes = changes(adaptive)
+            print("  a strategy's first level, measured / priced (count): " +
+                  ", ".join(f"{k} {m / p:.2f} ({n})" for k, (n, p, m) in sorted(starts_by.items()) if p > 0.0))
+            print("  BFSs by their route's changes, measured / priced (BFSs): " +
+                  ", ".join(f"{c}: {m / p:.2f} ({n})" for c, (n, p, m) in sorted(routes.items()) if p > 0.0))
         if args.by_bfs:
             print(f"  {args.by_bfs}'s carried levels, measured / predicted by BFS (class: levels ratio):")
             for i, (source, classes) in enumerate(by_bfs(adaptive, args.by_bfs)):
