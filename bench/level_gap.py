@@ -48,6 +48,10 @@ def level_us(level):
     return level["time_us"] + level["conversion_us"]
 
 
+def priced_us(level):
+    return level["predicted_us"] + level["predicted_conversion_us"]
+
+
 def gap(adaptive, oracle):
     chains = {}
     for run in oracle["runs"]:
@@ -127,7 +131,7 @@ def errors(adaptive):
     for run in adaptive["runs"]:
         for level in run["levels"]:
             measured = level_us(level)
-            predicted = level["predicted_us"] + level["predicted_conversion_us"]
+            predicted = priced_us(level)
             if predicted > 0.0 and measured > 0.0:
                 e = abs(predicted - measured) / measured
                 all_errors.append(e)
@@ -163,7 +167,6 @@ def changes(adaptive):
         levels = run["levels"]
         count = 0
         for i, level in enumerate(levels):
-            priced = level["predicted_us"] + level["predicted_conversion_us"]
             if i == 0:
                 key = f"level 0 {level['strategy']}"
             elif level["strategy"] != levels[i - 1]["strategy"]:
@@ -173,11 +176,11 @@ def changes(adaptive):
                 continue
             entry = starts[key]
             entry[0] += 1
-            entry[1] += priced
+            entry[1] += priced_us(level)
             entry[2] += level_us(level)
         route = routes[count]
         route[0] += 1
-        route[1] += sum(level["predicted_us"] + level["predicted_conversion_us"] for level in levels)
+        route[1] += sum(priced_us(level) for level in levels)
         route[2] += sum(level_us(level) for level in levels)
     return starts, routes
 
