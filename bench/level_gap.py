@@ -32,7 +32,17 @@ and the BFSs' measured / priced totals (the levels they ran) by their number of 
 fifty-fourth session's small graphs: 0.97-1.01 with none, 1.03-1.31 with one to three; a
 change's first level 1.36-1.97x its price).
 
-Usage: bench/level_gap.py LOGDIR [--worst K] [--by-bfs STRATEGY] [--changes]
+With --runs, the device-driven runs (one_block, dynamic_parallel) against the oracle's trial of
+the same strategy at the same level from the same source, which runs to the BFS's end: the run's
+first record (its launch, first level, the gaps between its levels and its synchronization; the
+plan's with its decision's executor time) by strategy, level 0 or later, and whether the run
+handed back or carried the BFS to its end; then each carried level against the oracle's carried
+level of the same source and level (plan - oracle, medians). In the fifty-fifth session's logs the
+plan's first records of runs to the end took +2 to +3 us over the trials' on ca-AstroPh-lcc,
+email-Enron, soc-Slashdot0902 and uk-2007-05@100000 (its decision's time), +7 to +14 us for
+starts after host levels, and cnr-2000's carried one-block levels +1.2 us each.
+
+Usage: bench/level_gap.py LOGDIR [--worst K] [--by-bfs STRATEGY] [--changes] [--runs]
   (K: kinds of level listed per graph, default 3)
 """
 import argparse
@@ -111,6 +121,40 @@ def starts(adaptive, oracle):
         if key in trials:
             by_where[key[3]].append(statistics.median(us) - statistics.median(trials[key]))
     return {w: (statistics.median(d), len(d)) for w, d in by_where.items()}
+
+
+def runs(adaptive, oracle):
+    """The plan's device-driven runs against the oracle's trials (--runs). Returns
+    {(strategy, "level 0" or "later", "handed back" or "to the end"): [(plan first record,
+    trial's first record, executor us)]} and {level offset in the run: [plan - oracle carried us]}."""
+    chains = {}
+    for run in oracle["runs"]:
+        chains.setdefault(run["source"], run)
+    firsts = collections.defaultdict(list)
+    carried = collections.defaultdict(list)
+    for run in adaptive["runs"]:
+        chain = chains.get(run["source"])
+        if chain is None:
+            continue
+        by_level = {level["level"]: level for level in chain["levels"]}
+        levels = run["levels"]
+        for i, level in enumerate(levels):
+            if level["strategy"] not in ("one_block", "dynamic_parallel") or level["reason"].startswith("continued"):
+                continue
+            end = i + 1
+            while end < len(levels) and levels[end]["reason"].startswith("continued on the device"):
+                other = by_level.get(levels[end]["level"])
+                if other is not None and other["reason"].startswith("oracle: carried"):
+                    carried[end - i].append(levels[end]["time_us"] - other["time_us"])
+                end += 1
+            there = by_level.get(level["level"])
+            trial = [t for t in (there or {}).get("trials", []) if t["strategy"] == level["strategy"]]
+            if not trial:
+                continue
+            key = (level["strategy"], "level 0" if level["level"] == 0 else "later",
+                   "handed back" if end < len(levels) else "to the end")
+            firsts[key].append((level["time_us"], trial[0]["measured_us"], level.get("executor_us", 0.0)))
+    return firsts, carried
 
 
 def kind(level):
@@ -198,6 +242,7 @@ def main():
     parser.add_argument("--worst", type=int, default=3)
     parser.add_argument("--by-bfs", metavar="STRATEGY")
     parser.add_argument("--changes", action="store_true")
+    parser.add_argument("--runs", action="store_true")
     args = parser.parse_args()
     pairs = sorted(glob.glob(os.path.join(args.logdir, "levels_*.oracle.json")))
     if not pairs:
@@ -239,6 +284,18 @@ def main():
                   ", ".join(f"{k} {m / p:.2f} ({n})" for k, (n, p, m) in sorted(starts_by.items()) if p > 0.0))
             print("  BFSs by their route's changes, measured / priced (BFSs): " +
                   ", ".join(f"{c}: {m / p:.2f} ({n})" for c, (n, p, m) in sorted(routes.items()) if p > 0.0))
+        if args.runs:
+            firsts, carried = runs(adaptive, oracle)
+            for (strategy, at, end), rows in sorted(firsts.items()):
+                print(f"  {strategy} runs from {at}, {end} ({len(rows)}): first record "
+                      f"{statistics.median(r[0] for r in rows):.1f} us (executor "
+                      f"{statistics.median(r[2] for r in rows):.1f}), the trial's "
+                      f"{statistics.median(r[1] for r in rows):.1f}")
+            if carried:
+                diffs = [d for ds in carried.values() for d in ds]
+                print(f"  carried levels, plan - oracle: median {statistics.median(diffs):+.2f} us over "
+                      f"{len(diffs)} levels; by place in the run " +
+                      " ".join(f"{k}: {statistics.median(v):+.1f}" for k, v in sorted(carried.items())[:8]))
         if args.by_bfs:
             print(f"  {args.by_bfs}'s carried levels, measured / predicted by BFS (class: levels ratio):")
             for i, (source, classes) in enumerate(by_bfs(adaptive, args.by_bfs)):
