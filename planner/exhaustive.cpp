@@ -85,6 +85,7 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
     for (const auto& owned : strategies_) {
       strategies::Strategy& s = *owned;
       if (!s.applicable(state)) continue;
+      if (options_.cold_trials) buffers_.flush_l2();  // before the restore, which brings the visit state back
       buffers_.restore_checkpoint();
       placement = saved;
       synchronize();

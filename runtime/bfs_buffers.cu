@@ -387,6 +387,14 @@ void BfsBuffers::save_checkpoint() {
                                   cudaMemcpyDeviceToDevice, s));
 }
 
+void BfsBuffers::flush_l2() {
+  if (!has_device_) return;
+  if (d_l2_flush_.size() == 0) {
+    d_l2_flush_ = DeviceBuffer<std::uint8_t>(2 * std::max<std::size_t>(static_cast<std::size_t>(l2_cache_bytes), 1u << 20));
+  }
+  ABFS_CUDA_CHECK(cudaMemsetAsync(d_l2_flush_.data(), 0, d_l2_flush_.size(), stream()));
+}
+
 void BfsBuffers::restore_checkpoint() {
   ABFS_EXPECTS(has_checkpoints_, "restore_checkpoint needs a BfsBuffers built with checkpoints");
   std::copy(h_visited_saved_.begin(), h_visited_saved_.end(), h_visited);

@@ -293,6 +293,9 @@ class BfsBuffers {
   void save_checkpoint();
   /// Returns to the last saved checkpoint (async on stream for the device side).
   void restore_checkpoint();
+  /// Evicts what the device's L2 holds: a memset, async on stream, of a buffer of twice its
+  /// size (allocated at the first call). PlanOptions::cold_trials. No-op without a device.
+  void flush_l2();
 
   /// Frontier bitmap of level parity (0 or 1): visited_words words.
   std::uint32_t* frontier_bits(unsigned int parity) const noexcept {
@@ -373,6 +376,7 @@ class BfsBuffers {
   DeviceBuffer<LevelCounters> d_counters_saved_;
   std::size_t device_visits_saved_ = 0;
   bool device_cleared_saved_ = false;
+  DeviceBuffer<std::uint8_t> d_l2_flush_;  // flush_l2
 };
 
 /// Bytes of device memory a BfsBuffers (and the privatized_queue scan buffer) needs for graph,

@@ -114,6 +114,15 @@ struct PlanOptions {
   /// of the construction before them, whichever is more (uniform:100000000:4: 2.7 s of 42).
   /// 0: none.
   int rehearsals = 4;
+  /// Exhaustive only: before each trial the device's L2 is flushed (a write of twice its size),
+  /// ahead of the checkpoint's restore, so that no trial finds there what the level's earlier
+  /// trials touched: they run one after another, and a device-driven run's trial goes on to the
+  /// BFS's end, so the default trials are warmer than any BFS's levels, and these colder (a BFS's
+  /// level finds its own earlier levels' lines). The two oracles bound a route from both sides:
+  /// on seven graphs the adaptive plan's median BFS took 1.01-1.27x the default oracle's and
+  /// 0.88-1.12x the cold one's (H100, 2026-11-28; docs/PERFORMANCE.md, fifty-fifth session).
+  /// Costs a device buffer of twice the L2 and one memset a trial. No effect without a device.
+  bool cold_trials = false;
 };
 
 /// A reusable BFS plan for one graph. Move-only. Not thread-safe: one execute at a time.
