@@ -6,6 +6,8 @@
 // second kernel after the GPU was idle for a while (the host sleeping or busy on its own data),
 // and back to back. Medians of 21 repetitions. Prints a table; needs a device.
 
+#include "probe_support.hpp"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -15,14 +17,11 @@
 #include <thread>
 #include <vector>
 
+using namespace abfs::probe;  // NOLINT(google-build-using-namespace): a probe's own helpers
+
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "clock_probe: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
+void check(cudaError_t e, const char* what) { abfs::probe::check(e, "clock_probe", what); }
 
 __device__ __forceinline__ unsigned long long global_ns() {
   unsigned long long t;
@@ -41,34 +40,10 @@ __global__ void clock_rate(unsigned long long* out, unsigned long long spin_ns) 
   out[1] = static_cast<unsigned long long>(c1 - c0);
 }
 
-using Clock = std::chrono::steady_clock;
-double us_since(Clock::time_point t) { return std::chrono::duration<double, std::micro>(Clock::now() - t).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-volatile unsigned long long sink = 0;
-// The host busy on its own data for `us`, as the executor's learning is between BFSs.
-void host_busy(double us, std::vector<unsigned int>& scratch) {
-  const auto t = Clock::now();
-  unsigned long long x = 0;
-  std::size_t i = 0;
-  while (us_since(t) < us) {
-    for (int k = 0; k < 4096; ++k, i = (i * 2654435761u + 1) % scratch.size()) x += scratch[i]++;
-  }
-  sink = x;
-}
-
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("clock_probe: no CUDA device, skipped\n");
-    return 0;
-  }
+  if (!abfs::probe::device_or_skip("clock_probe")) return 0;
   cudaStream_t s;
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
   unsigned long long* h_out = nullptr;

@@ -4,6 +4,8 @@
 // idle or busy for a while: back to back, after the host slept, and after the host computed
 // (as validation does between BFSs). Medians of 21 repetitions. Prints a table; needs a device.
 
+#include "probe_support.hpp"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,48 +15,21 @@
 #include <thread>
 #include <vector>
 
+using namespace abfs::probe;  // NOLINT(google-build-using-namespace): a probe's own helpers
+
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "idle_probe: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
+void check(cudaError_t e, const char* what) { abfs::probe::check(e, "idle_probe", what); }
 
 __global__ void touch(unsigned int* data, unsigned int n) {
   const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) data[i] += 1u;
 }
 
-using Clock = std::chrono::steady_clock;
-double us_since(Clock::time_point t) { return std::chrono::duration<double, std::micro>(Clock::now() - t).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-volatile unsigned long long sink = 0;
-// The host busy on its own data for `us` (a validation pass between BFSs), caches cold for the driver.
-void host_busy(double us, std::vector<unsigned int>& scratch) {
-  const auto t = Clock::now();
-  unsigned long long x = 0;
-  std::size_t i = 0;
-  while (us_since(t) < us) {
-    for (int k = 0; k < 4096; ++k, i = (i * 2654435761u + 1) % scratch.size()) x += scratch[i]++;
-  }
-  sink = x;
-}
-
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("idle_probe: no CUDA device, skipped\n");
-    return 0;
-  }
+  if (!abfs::probe::device_or_skip("idle_probe")) return 0;
   cudaStream_t s;
   check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
   constexpr unsigned int kWords = 1u << 15;
