@@ -101,9 +101,9 @@ std::array<double, 2> first_bfs_log_ratios(const abfs::Graph& g, abfs::Wisdom& w
   return medians;
 }
 
-/// Cost models, the Exhaustive oracle (its trials as they come and cold), the built-in rule (small levels in one_block or on the
-/// host), each strategy forced, and {a, b} alternation for every unordered pair (which runs
-/// a -> b and b -> a on every BFS of three or more levels).
+/// Cost models, the Exhaustive oracle (its trials as they come, and cold), the built-in rule
+/// (small levels in one_block or on the host), each strategy forced, and {a, b} alternation for
+/// every unordered pair (which runs a -> b and b -> a on every BFS of three or more levels).
 std::vector<Mode> modes() {
   std::vector<Mode> m;
   m.push_back({"cost models", {}});
