@@ -62,10 +62,16 @@ def priced_us(level):
     return level["predicted_us"] + level["predicted_conversion_us"]
 
 
-def gap(adaptive, oracle):
+def first_chains(oracle):
+    """The oracle's chain for each source: its first BFS from it, where a source repeats."""
     chains = {}
     for run in oracle["runs"]:
         chains.setdefault(run["source"], run)
+    return chains
+
+
+def gap(adaptive, oracle):
+    chains = first_chains(oracle)
     parts = collections.Counter()
     count = 0
     for run in adaptive["runs"]:
@@ -127,9 +133,7 @@ def runs(adaptive, oracle):
     """The plan's device-driven runs against the oracle's trials (--runs). Returns
     {(strategy, "level 0" or "later", "handed back" or "to the end"): [(plan first record,
     trial's first record, executor us)]} and {level offset in the run: [plan - oracle carried us]}."""
-    chains = {}
-    for run in oracle["runs"]:
-        chains.setdefault(run["source"], run)
+    chains = first_chains(oracle)
     firsts = collections.defaultdict(list)
     carried = collections.defaultdict(list)
     for run in adaptive["runs"]:
