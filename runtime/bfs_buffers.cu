@@ -53,43 +53,38 @@ __device__ void reset_counters(LevelCounters* counters, VertexId order_tail) {
   counters->end_ns = 0ull;
 }
 
-/// Applies count staged host visits: stage holds [order | distance | parent], count words each.
-/// Appends the ids to order_slice, sets visited bits, distances and parents, and resets the level
-/// counters to order_tail (one thread), so the next device level appends after them.
-__global__ void scatter_visits(const std::uint32_t* __restrict__ stage, VertexId count, VertexId* __restrict__ order_slice,
-                               std::uint32_t* visited, std::int32_t* __restrict__ dist, VertexId* __restrict__ parent,
-                               LevelCounters* counters, VertexId order_tail) {
+/// Applies count host visits, their ids in ids: appends them to order_slice, sets their visited
+/// bits, and resets the level counters to order_tail (one thread), so the next device level
+/// appends after them. Their distances and parents stay on the host: no device kernel reads a
+/// distance or a parent, and collect() takes the host's visits from the host.
+__global__ void scatter_visits(const VertexId* __restrict__ ids, VertexId count, VertexId* __restrict__ order_slice,
+                               std::uint32_t* visited, LevelCounters* counters, VertexId order_tail) {
   const std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (i == 0) reset_counters(counters, order_tail);
   if (i >= count) return;
-  const VertexId v = stage[i];
+  const VertexId v = ids[i];
   order_slice[i] = v;
   atomicOr(&visited[v >> 5], 1u << (v & 31));
-  dist[v] = static_cast<std::int32_t>(stage[count + i]);
-  parent[v] = stage[2 * static_cast<std::uint64_t>(count) + i];
 }
 
-/// A BFS's first upload of at most kCapacity visits, in the kernel's parameters (12 bytes a
+/// A BFS's first upload of at most kCapacity visits' ids, in the kernel's parameters (4 bytes a
 /// visit: up to 32 KiB of parameters since CUDA 12.1 on Volta and later).
 template <VertexId kCapacity>
 struct FusedVisits {
   VertexId count;
   VertexId order[kCapacity];
-  std::int32_t dist[kCapacity];
-  VertexId parent[kCapacity];
 };
 constexpr VertexId kFusedVisitsSmall = 32;
 constexpr VertexId kFusedVisitsLarge = 1024;
 
 /// The first upload in one launch: a thread per word of the visited bitmap clears it; the last
 /// block to finish (a ticket on counters->blocks_done, which is 0 between kernels) then sets the
-/// visits' bits, appends them to the order, sets their distances and parents, and resets the
-/// level counters (to order_tail = visits.count). Replaces a memset, a copy and scatter_visits:
+/// visits' bits, appends them to the order and resets the level counters (to order_tail = visits.count). Replaces a memset, a copy and scatter_visits:
 /// after a pause each CUDA call costs 10-60 us more of host time (bench/idle_probe.cu, H100,
 /// 2026-11-22).
 template <VertexId kCapacity>
 __global__ void first_upload(const FusedVisits<kCapacity> visits, std::uint32_t* visited, std::size_t words,
-                             VertexId* order, std::int32_t* dist, VertexId* parent, LevelCounters* counters) {
+                             VertexId* order, LevelCounters* counters) {
   __shared__ bool last_block;
   const std::uint64_t w = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x;
   if (w < words) visited[w] = 0;
@@ -102,8 +97,6 @@ __global__ void first_upload(const FusedVisits<kCapacity> visits, std::uint32_t*
   for (VertexId k = threadIdx.x; k < visits.count; k += blockDim.x) {
     const VertexId v = visits.order[k];
     order[k] = v;
-    dist[v] = visits.dist[k];
-    parent[v] = visits.parent[k];
     atomicOr(&visited[v >> 5], 1u << (v & 31));
   }
   if (threadIdx.x == 0) reset_counters(counters, visits.count);
@@ -265,15 +258,10 @@ template <VertexId kCapacity>
 void BfsBuffers::upload_fused(VertexId count) {
   FusedVisits<kCapacity> visits{};
   visits.count = count;
-  for (VertexId k = 0; k < count; ++k) {
-    const VertexId v = h_order[k];
-    visits.order[k] = v;
-    visits.dist[k] = h_dist[v];
-    visits.parent[k] = h_parent[v];
-  }
+  std::copy(h_order.begin(), h_order.begin() + count, visits.order);
   const cudaStream_t s = stream();
   first_upload<kCapacity><<<blocks_for(static_cast<VertexId>(visited_words)), kThreads, 0, s>>>(
-      visits, d_visited.data(), visited_words, d_order.data(), d_dist.data(), d_parent.data(), d_counters.data());
+      visits, d_visited.data(), visited_words, d_order.data(), d_counters.data());
   ABFS_CHECK_LAUNCH(s);
 }
 
@@ -294,23 +282,19 @@ void BfsBuffers::move_to_device(VertexId begin, VertexId end) {
   }
   // The staging buffer is free: the last upload from it was followed by a device level, which
   // synchronizes before returning, or ended the BFS, and collect() synchronizes before reuse.
+  // The ids alone, a copy of an order slice: staging each visit's distance and parent as well
+  // read h_dist and h_parent at random, 4-7 us a thousand visits (luxembourg_osm's moves of
+  // 16,000-28,000 host visits to one_block took 65-160 us of host time, H100 host, 2026-11-28),
+  // and no device kernel reads them (scatter_visits).
   const VertexId count = end - begin;
   std::uint32_t* stage = h_stage_.data();
-  const auto total = static_cast<std::int64_t>(count);
-#pragma omp parallel for schedule(static) if (total > parallel_visits_)
-  for (std::int64_t i = 0; i < total; ++i) {
-    const VertexId v = h_order[begin + i];
-    stage[i] = v;
-    stage[total + i] = static_cast<std::uint32_t>(h_dist[v]);
-    stage[2 * total + i] = h_parent[v];
-  }
+  std::copy(h_order.begin() + begin, h_order.begin() + end, stage);
   if (count > 0) {
-    ABFS_CUDA_CHECK(cudaMemcpyAsync(d_stage_.data(), stage, 3 * std::size_t{count} * sizeof(std::uint32_t),
-                                    cudaMemcpyHostToDevice, s));
+    ABFS_CUDA_CHECK(
+        cudaMemcpyAsync(d_stage_.data(), stage, std::size_t{count} * sizeof(VertexId), cudaMemcpyHostToDevice, s));
   }
   scatter_visits<<<blocks_for(count), kThreads, 0, s>>>(d_stage_.data(), count, d_order.data() + begin,
-                                                        d_visited.data(), d_dist.data(), d_parent.data(),
-                                                        d_counters.data(), end);
+                                                        d_visited.data(), d_counters.data(), end);
   ABFS_CHECK_LAUNCH(s);
 }
 

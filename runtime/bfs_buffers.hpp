@@ -234,8 +234,9 @@ class BfsBuffers {
   /// maximum VertexId, never reached.
   VertexId reach_limit() const noexcept { return reach_limit_; }
   void set_reach_limit(VertexId vertices) noexcept { reach_limit_ = vertices; }
-  /// Uploads the host's visits order[begin, end) (ids, distances, parents) and sets the
-  /// device's order tail to end. Async on stream: one copy and one kernel (the BFS's first
+  /// Uploads the host's visits order[begin, end) (their ids: the order slice and the visited
+  /// bits; their distances and parents stay on the host, where collect() takes them) and sets
+  /// the device's order tail to end. Async on stream: one copy and one kernel (the BFS's first
   /// upload, of at most 1,024 visits: one kernel).
   void move_to_device(VertexId begin, VertexId end);
   /// Hands the BFS back to the host after the device made the visits order[begin, end):
@@ -365,7 +366,7 @@ class BfsBuffers {
   PinnedBuffer<std::uint32_t> h_visited_pinned_;
   // Order slices [begin, end) whose ids, distances and parents exist only on the device.
   std::vector<std::pair<VertexId, VertexId>> device_visits_;
-  // Staging for the moves and collect(): 3 * |V| words, [order | distance | parent] per slice.
+  // Staging for the moves (ids) and collect() (3 * |V| words, [order | distance | parent]).
   DeviceBuffer<std::uint32_t> d_stage_;
   PinnedBuffer<std::uint32_t> h_stage_;
   DeviceBuffer<std::uint32_t> d_frontier_bits_;
