@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <map>
 #include <regex>
@@ -104,6 +105,8 @@ std::array<double, 2> first_bfs_log_ratios(const abfs::Graph& g, abfs::Wisdom& w
 /// Cost models, the Exhaustive oracle (its trials as they come, and cold), the built-in rule
 /// (small levels in one_block or on the host), each strategy forced, and {a, b} alternation for
 /// every unordered pair (which runs a -> b and b -> a on every BFS of three or more levels).
+/// With ABFS_TEST_MODES set (not empty), only the modes whose names contain it: a sanitizer's
+/// run over one mode (docs/TESTING.md).
 std::vector<Mode> modes() {
   std::vector<Mode> m;
   m.push_back({"cost models", {}});
@@ -128,6 +131,12 @@ std::vector<Mode> modes() {
       pair.schedule = {names[i], names[j]};
       m.push_back({"alternate " + names[i] + ", " + names[j], pair});
     }
+  }
+  if (const char* only = std::getenv("ABFS_TEST_MODES"); only != nullptr && *only != '\0') {
+    m.erase(std::remove_if(m.begin(), m.end(),
+                           [only](const Mode& mode) { return mode.name.find(only) == std::string::npos; }),
+            m.end());
+    REQUIRE_MESSAGE(!m.empty(), "no mode's name contains ABFS_TEST_MODES=" << only);
   }
   return m;
 }
