@@ -79,9 +79,9 @@ constexpr VertexId kFusedVisitsLarge = 1024;
 
 /// The first upload in one launch: a thread per word of the visited bitmap clears it; the last
 /// block to finish (a ticket on counters->blocks_done, which is 0 between kernels) then sets the
-/// visits' bits, appends them to the order and resets the level counters (to order_tail = visits.count). Replaces a memset, a copy and scatter_visits:
-/// after a pause each CUDA call costs 10-60 us more of host time (bench/idle_probe.cu, H100,
-/// 2026-11-22).
+/// visits' bits, appends them to the order and resets the level counters (to order_tail =
+/// visits.count). Replaces a memset, a copy and scatter_visits: after a pause each CUDA call
+/// costs 10-60 us more of host time (bench/idle_probe.cu, H100, 2026-11-22).
 template <VertexId kCapacity>
 __global__ void first_upload(const FusedVisits<kCapacity> visits, std::uint32_t* visited, std::size_t words,
                              VertexId* order, LevelCounters* counters) {
