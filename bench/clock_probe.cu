@@ -14,7 +14,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 #include <vector>
 
 using namespace abfs::probe;  // NOLINT(google-build-using-namespace): a probe's own helpers
@@ -57,25 +56,16 @@ int main() {
   for (int k = 0; k < 10000; ++k) clock_rate<<<1, 1, 0, s>>>(d_out, kSpinNs);
   check(cudaStreamSynchronize(s), "warm");
 
-  struct Case {
-    const char* name;
-    double idle_us;
-    bool busy;
-  };
-  const Case cases[] = {{"back to back", 0, false},       {"host busy 20 us", 20, true},
+  const IdleCase cases[] = {{"back to back", 0, false},       {"host busy 20 us", 20, true},
                         {"host busy 100 us", 100, true},   {"host busy 1 ms", 1000, true},
                         {"host busy 10 ms", 10000, true},  {"host slept 100 us", 100, false},
                         {"host slept 1 ms", 1000, false},  {"host slept 10 ms", 10000, false},
                         {"host slept 100 ms", 1e5, false}};
   std::printf("%-20s %12s %12s\n", "before the kernels", "first_MHz", "second_MHz");
-  for (const Case& c : cases) {
+  for (const IdleCase& c : cases) {
     std::vector<double> first, second;
     for (int rep = 0; rep < 21; ++rep) {
-      if (c.busy) {
-        host_busy(c.idle_us, scratch);
-      } else if (c.idle_us > 0) {
-        std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(c.idle_us));
-      }
+      idle_host(c, scratch);
       clock_rate<<<1, 1, 0, s>>>(d_out, kSpinNs);
       clock_rate<<<1, 1, 0, s>>>(d_out + 2, kSpinNs);
       check(cudaGetLastError(), "launch");

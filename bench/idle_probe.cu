@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 #include <vector>
 
 using namespace abfs::probe;  // NOLINT(google-build-using-namespace): a probe's own helpers
@@ -39,25 +38,16 @@ int main() {
   check(cudaHostAlloc(&h_stage, 64, cudaHostAllocDefault), "hostalloc");
   std::vector<unsigned int> scratch(std::size_t{64} << 20);  // 256 MB: beyond the host's caches
 
-  struct Case {
-    const char* name;
-    double idle_us;
-    bool busy;
-  };
-  const Case cases[] = {{"back to back", 0, false},      {"host slept 100 us", 100, false},
+  const IdleCase cases[] = {{"back to back", 0, false},      {"host slept 100 us", 100, false},
                         {"host slept 1 ms", 1000, false}, {"host slept 10 ms", 10000, false},
                         {"host slept 100 ms", 1e5, false}, {"host busy 1 ms", 1000, true},
                         {"host busy 10 ms", 10000, true}, {"host busy 100 ms", 1e5, true}};
   std::printf("%-20s %10s %10s %10s %10s %10s\n", "before the upload", "memset_us", "copy_us", "launch_us", "sync_us",
               "total_us");
-  for (const Case& c : cases) {
+  for (const IdleCase& c : cases) {
     std::vector<double> memset_us, copy_us, launch_us, sync_us, total_us;
     for (int rep = 0; rep < 21; ++rep) {
-      if (c.busy) {
-        host_busy(c.idle_us, scratch);
-      } else if (c.idle_us > 0) {
-        std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(c.idle_us));
-      }
+      idle_host(c, scratch);
       const auto t0 = Clock::now();
       check(cudaMemsetAsync(d_bits, 0, kWords * sizeof(unsigned int), s), "memset");
       const auto t1 = Clock::now();

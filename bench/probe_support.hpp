@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 #include <vector>
 
 namespace abfs::probe {
@@ -52,6 +53,21 @@ inline void host_busy(double us, std::vector<unsigned int>& scratch) {
     for (int k = 0; k < 4096; ++k, i = (i * 2654435761u + 1) % scratch.size()) x += scratch[i]++;
   }
   busy_sink = x;
+}
+
+/// What the host does before a probe's measured calls: nothing (idle_us 0), sleeps, or is busy
+/// (host_busy) for idle_us microseconds. name: the row's label.
+struct IdleCase {
+  const char* name;
+  double idle_us;
+  bool busy;
+};
+inline void idle_host(const IdleCase& c, std::vector<unsigned int>& scratch) {
+  if (c.busy) {
+    host_busy(c.idle_us, scratch);
+  } else if (c.idle_us > 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(c.idle_us));
+  }
 }
 
 }  // namespace abfs::probe
