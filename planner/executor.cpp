@@ -2014,6 +2014,10 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
         }
       }
     }
+    // A one_block run priced long has its idle SMs prefetch the CSR into the L2 (one_block.cu);
+    // one that ends before the prefetch would wait for it.
+    context.prefetch_l2 = choice.priced && &strategy == block_strategy_ &&
+                          choice.model_reason.us[0] + choice.model_reason.carried_us[0] >= kPrefetchRunUs;
     // cpu_expand goes on in a host run where nothing else could run (forced, or no device), or
     // while the models say stay (they chose it); a schedule decides every level itself.
     const bool host_run = host_runs_ && &strategy == host_strategy_ && schedule_.empty();

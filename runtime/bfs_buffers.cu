@@ -174,6 +174,8 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
   ABFS_CUDA_CHECK(cudaGetDevice(&device));
   ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&l2_cache_bytes, cudaDevAttrL2CacheSize, device));
+  csr_fits_l2_ = (std::size_t{n} + 1) * sizeof(EdgeOffset) + graph.num_edges() * sizeof(VertexId) <=
+                 static_cast<std::size_t>(l2_cache_bytes) / 2;
 
   auto upload = [&](const Csr& csr, DeviceGraph& to) {
     to.row_offsets = DeviceBuffer<EdgeOffset>(n + 1);
@@ -252,6 +254,7 @@ void BfsBuffers::start(VertexId source) {
   h_order[0] = source;
   device_cleared_ = false;
   device_visits_.clear();
+  l2_prefetch_armed_ = true;
 }
 
 template <VertexId kCapacity>

@@ -254,6 +254,14 @@ class BfsBuffers {
   /// took ~8-23 us less host time (uniform:1048576:8, wave, kron:22, soc-Slashdot0902; H100
   /// host, 2026-11-24); a caller who pauses between BFSs pays the cold path anyway.
   void warm_launch_path();
+  /// Whether the run starting now should prefetch the CSR into the L2 (one_block's idle SMs:
+  /// runtime/l2_prefetch.cuh): true once a BFS (start() arms it, this disarms it), and only
+  /// where the CSR (row offsets and arcs) takes at most half the L2.
+  bool take_l2_prefetch() noexcept {
+    const bool take = l2_prefetch_armed_ && csr_fits_l2_;
+    l2_prefetch_armed_ = false;
+    return take;
+  }
   /// Ends a device run: copies the counters into h_counters after the work queued on stream,
   /// records stop, and synchronizes on it (the host reads the counters next). Returns the
   /// microseconds between start and stop. For kernels that do not publish their counters.
@@ -347,6 +355,8 @@ class BfsBuffers {
   template <VertexId kCapacity>
   void upload_fused(VertexId count);
   bool device_cleared_ = false;
+  bool csr_fits_l2_ = false;       // take_l2_prefetch
+  bool l2_prefetch_armed_ = false;
   unsigned int sequence_ = 0;  // the last number next_sequence() gave
   std::int64_t parallel_visits_ = 0;  // host loops over more visits than this run on the team
   const char* sequence_kernel_ = "";

@@ -1,10 +1,12 @@
 // one_block: a single thread block runs level after level inside one launch (block_loop.cuh),
 // with __syncthreads() between levels and the w-queues and b-queue in shared memory.
 //
-// Phases of one run: one launch, then the levels on the device with no host involvement; the
-// block then writes its counters into mapped host memory, which the host polls (no copy back,
-// no stream synchronization). The per-level records (frontier size and arcs, %globaltimer
-// stamps) are written by the device into mapped host memory too.
+// Phases of one run: one launch, then the levels on the device with no host involvement (where
+// the planner prices the run long, every other SM prefetches the CSR into the L2 meanwhile,
+// once a BFS: runtime/l2_prefetch.cuh); the block then writes its counters into mapped
+// host memory, which the host polls (no copy back, no stream synchronization). The per-level
+// records (frontier size and arcs, %globaltimer stamps) are written by the device into mapped
+// host memory too.
 //
 // Wins when the frontier stays small for many levels (road networks, meshes, the first and last
 // levels of any graph): a level costs a few dependent loads and three barriers, not a launch and
@@ -18,6 +20,7 @@
 // @see Luo, Wong, Hwu, "An effective GPU implementation of breadth-first search", DAC 2010
 //      (hierarchical kernel arrangement, the one-block kernel for small frontiers).
 
+#include "runtime/l2_prefetch.cuh"
 #include "strategies/block_loop.cuh"
 #include "strategies/strategy.hpp"
 
@@ -31,9 +34,15 @@ using detail_block::kBlockThreads;
 
 /// The one-block run: levels from order[frontier_begin, frontier_end) of level until a stop
 /// condition or log_limit levels; writes counters (order_tail, final_edges, levels, stop).
+/// Block 0 runs it; blocks after it (launched where the run prefetches) prefetch the CSR, of
+/// `vertices` vertices and `arcs` arcs, into the L2.
 __global__ void __launch_bounds__(kBlockThreads)
     one_block_levels(BlockLoopArgs args, VertexId frontier_begin, VertexId frontier_end, int level,
-                     unsigned int log_limit) {
+                     unsigned int log_limit, VertexId vertices, EdgeOffset arcs) {
+  if (blockIdx.x != 0) {
+    detail::prefetch_csr_l2(args.row_offsets, args.column_indices, vertices, arcs, blockIdx.x - 1, gridDim.x - 1);
+    return;
+  }
   const unsigned long long start = detail::global_ns();
   const detail_block::BlockLoopEnd end =
       detail_block::run_block_levels(args, frontier_begin, frontier_end, level, 0, log_limit, start);
@@ -131,8 +140,22 @@ class OneBlock final : public Strategy {
     args.handback = c.handback;
     const auto log_limit =
         static_cast<unsigned int>(std::min<long long>(c.max_levels, detail::kLevelLogCapacity));
-    one_block_levels<<<1, kBlockThreads, shared_bytes_, s>>>(args, c.frontier_begin, c.frontier_end, c.level,
-                                                              log_limit);
+    // A run the planner prices long (prefetch_l2) brings the CSR into the L2 with every other
+    // SM, once a BFS, where the CSR takes at most half the L2. Always on at a BFS's first run,
+    // forced one_block on cnr-2000 (a CSR of 15 MB, not kept in the L2 between a batch's BFSs)
+    // from source 44408 took 137 us where it took 148, from 6844 594 against 619, and the plan's
+    // BFSs 158 / 515 against 168 / 541 (medians of 10, 5 processes each); forced one_block on
+    // ca-AstroPh-lcc and soc-Slashdot0902 2.5-3.7% faster in the median, the plan's BFSs on five
+    // other graphs within 1.3% (H100, 2026-11-28). But a run shorter than the prefetch (~6-9 us
+    // there) waits for it at its end: cnr-2000's tiny components' forced BFSs took 42-48 us
+    // against 33-39. Where dynamic_parallel's host-launched loop prefetched too, the plan's BFSs
+    // on those five graphs (its runs from level 0) took 1.3-2.5% longer: it does not.
+    const unsigned int prefetch_blocks = c.prefetch_l2 && c.buffers.take_l2_prefetch()
+                                             ? static_cast<unsigned int>(std::max(c.buffers.multiprocessors - 1, 0))
+                                             : 0u;
+    const Graph& graph = c.buffers.graph();
+    one_block_levels<<<1 + prefetch_blocks, kBlockThreads, shared_bytes_, s>>>(
+        args, c.frontier_begin, c.frontier_end, c.level, log_limit, graph.num_vertices(), graph.num_edges());
     ABFS_CHECK_LAUNCH(s);
     // The host reads where the run stopped (and the level log) to choose what runs next.
     return detail_block::read_device_run(c, args.sequence);

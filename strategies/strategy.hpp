@@ -159,6 +159,9 @@ struct LevelContext {
   /// Device-driven strategies: the cost models they stop by when finishing off the run is
   /// cheaper (no model: they run until the frontier empties or no longer fits).
   detail::HandbackTable handback{};
+  /// one_block: the planner prices this run long enough that its idle SMs should prefetch the
+  /// CSR into the L2 meanwhile (at most once a BFS: BfsBuffers::take_l2_prefetch).
+  bool prefetch_l2 = false;
 };
 
 /// What a strategy did. A device-driven run advances several levels: the frontier it stops at

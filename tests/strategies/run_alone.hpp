@@ -33,9 +33,11 @@ struct AloneRun {
 
 /// BFS from source with strategy (fallback where it is not applicable; REQUIREs one then).
 /// The state starts on the device. Checks that multi-level runs account for their levels.
-/// handback: the table the strategy's runs stop by (none by default).
+/// handback: the table the strategy's runs stop by (none by default); prefetch_l2: runs are
+/// told to prefetch the CSR into the L2 (LevelContext::prefetch_l2).
 inline AloneRun run_alone(const Graph& g, VertexId source, strategies::Strategy& strategy,
-                          strategies::Strategy* fallback = nullptr, detail::HandbackTable handback = {}) {
+                          strategies::Strategy* fallback = nullptr, detail::HandbackTable handback = {},
+                          bool prefetch_l2 = false) {
   detail::BfsBuffers buffers(g, true);
   strategy.prepare(buffers);
   if (fallback != nullptr) fallback->prepare(buffers);
@@ -62,6 +64,7 @@ inline AloneRun run_alone(const Graph& g, VertexId source, strategies::Strategy&
       buffers.queue_to_bitmap(begin, end, static_cast<unsigned int>(level) & 1u);
     }
     strategies::LevelContext context{buffers, level, begin, end, edges};
+    context.prefetch_l2 = prefetch_l2;
     if (mine) context.handback = handback;
     const strategies::LevelOutcome out = s.run(context);
     REQUIRE(out.levels_advanced >= 1);

@@ -128,6 +128,37 @@ TEST_CASE("a wait does the host work it was given once, before it polls") {
   CHECK(calls == 1);  // cleared once done
 }
 
+TEST_CASE("a one-block run the planner prices long prefetches the CSR into the L2, once a BFS, where it "
+          "takes at most half of it") {
+  // Such a run (LevelContext::prefetch_l2) asks take_l2_prefetch() whether its other blocks
+  // prefetch the CSR: once a BFS, and never on a graph whose CSR would crowd the L2.
+  const abfs::Graph small = abfs::generate_grid(10, 10);
+  abfs::detail::BfsBuffers buffers(small, true);
+  CHECK_FALSE(buffers.take_l2_prefetch());  // no BFS yet
+  buffers.start(0);
+  CHECK(buffers.take_l2_prefetch());
+  CHECK_FALSE(buffers.take_l2_prefetch());  // the BFS's later runs
+  buffers.start(5);
+  CHECK(buffers.take_l2_prefetch());
+
+  // ~40 bytes a vertex (8 arcs of 4 bytes, a row offset of 8): ~0.62 of the L2.
+  const auto vertices = static_cast<abfs::VertexId>(buffers.l2_cache_bytes / 64 + 1);
+  const abfs::Graph large = abfs::generate_uniform(vertices, 8);
+  REQUIRE((std::size_t{vertices} + 1) * sizeof(abfs::EdgeOffset) + large.num_edges() * sizeof(abfs::VertexId) >
+          static_cast<std::size_t>(buffers.l2_cache_bytes) / 2);
+  abfs::detail::BfsBuffers large_buffers(large, true);
+  large_buffers.start(0);
+  CHECK_FALSE(large_buffers.take_l2_prefetch());
+  // Still correct there, and on the small graph with its first run prefetching.
+  auto block = s::make_one_block();
+  auto pq = s::make_privatized_queue();
+  abfs::test::check_bfs(large, 0, run_alone(large, 0, *block, pq.get(), {}, true).result);
+  for (const auto& c : all_small_graphs()) {
+    CAPTURE(c.name);
+    abfs::test::check_bfs(c.graph, c.source, run_alone(c.graph, c.source, *block, pq.get(), {}, true).result);
+  }
+}
+
 TEST_CASE("one_block runs many levels per launch and hands over a frontier that outgrows its queue") {
   auto block = s::make_one_block();
   auto pq = s::make_privatized_queue();
