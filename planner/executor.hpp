@@ -207,13 +207,13 @@ class Executor {
   /// from that component looks ahead with it from level 0 and never moves to another; BFSs from
   /// other components go on as before, by reach (profile_for). A BFS that outgrew the profile it
   /// started with and whose reach a sampled profile has keys its component to that profile.
+  static constexpr std::size_t kMaxLearnedProfiles = 8;
+  static constexpr VertexId kMinLearnedReach = 256;
+  static constexpr EdgeOffset kMaxComponentArcs = EdgeOffset{1} << 24;
   /// A one_block run the models price at this many us or more (its first level and those it
   /// carries) prefetches the CSR into the L2 (LevelContext::prefetch_l2): several times the
   /// ~6-9 us a 15 MB CSR's prefetch takes, which a run that ends first waits for.
   static constexpr double kPrefetchRunUs = 50.0;
-  static constexpr std::size_t kMaxLearnedProfiles = 8;
-  static constexpr VertexId kMinLearnedReach = 256;
-  static constexpr EdgeOffset kMaxComponentArcs = EdgeOffset{1} << 24;
   /// The profiles kept: sampled (distinct reaches) and learned.
   std::size_t profile_count() const noexcept { return profiles_.size(); }
   /// The profile levels a BFS looking ahead with profile k (sampled by reach, smallest first,

@@ -149,7 +149,7 @@ TEST_CASE("a one-block run the planner prices long prefetches the CSR into the L
   abfs::detail::BfsBuffers large_buffers(large, true);
   large_buffers.start(0);
   CHECK_FALSE(large_buffers.take_l2_prefetch());
-  // Still correct there, and on the small graph with its first run prefetching.
+  // Correct with the prefetch asked for: not done there, done at every small graph's first run.
   auto block = s::make_one_block();
   auto pq = s::make_privatized_queue();
   abfs::test::check_bfs(large, 0, run_alone(large, 0, *block, pq.get(), {}, true).result);
