@@ -4,7 +4,7 @@
 // the graph's lines are not in the L2 each of them waits on DRAM while the other SMs idle; its
 // run's extra blocks stream the CSR into the L2 as block 0 runs its levels.
 
-#include "runtime/bfs_buffers.hpp"
+#include <abfs/graph.hpp>
 
 #include <cstddef>
 
