@@ -17,8 +17,8 @@
 //    vertices' arcs to its threads evenly instead, after a block scan of their lengths), or, on
 //    hub levels (more blocks by arcs than by vertices), hubs over 1,024 arcs to the whole grid:
 //    they are listed in device memory and every warp claims 256 arcs of them at a time, so that
-//    a level of a few hubs is spread over blocks sized to its arcs, not held by the few blocks
-//    that own the hubs. A b-queue per block in shared memory (one shared atomic per group of
+//    a level of a few hubs is spread over blocks sized to its arcs (a block per 4,096 arcs, or
+//    per 1,024 up to 128 blocks), not held by the few blocks that own the hubs. A b-queue per block in shared memory (one shared atomic per group of
 //    lanes that find vertices together) and one global atomic per block. The last block to
 //    finish (a ticket counter) reads the new frontier's size and arcs and launches either
 //    another dp_grid_level (the graph of the smallest power-of-two grid that covers the new
@@ -72,22 +72,25 @@ constexpr int kGridThreads = 256;  // threads per dp_grid_level block (compile-t
 constexpr int kGridQueue = 4 * kGridThreads;  // b-queue slots per block; beyond, global atomics
 /// A frontier vertex is scanned by a group of lanes sized to the frontier's mean degree
 /// (grid_group_lanes): 1 lane below 8 arcs, 8 below 16, 16 below 32, else the warp. Lists longer
-/// than kGridWarpDegree go to the whole warp; lists longer than kGridHubDegree are hubs, listed
-/// for the whole grid on hub levels (at most kGridHubs a level), else scanned by their block.
-/// On levels that are not hub levels, lists longer than kGridBlockDegree go to their block too.
+/// than kGridWarpDegree go to the whole warp, lists longer than kGridBlockDegree to their block;
+/// lists longer than kGridHubDegree are hubs, listed for the whole grid on hub levels (at most
+/// kGridHubs a level), else scanned by their block too.
 /// Where the mean degree is under 8 (a lane a vertex), the block's lists are instead dealt to
 /// its threads evenly (visit_gathered), hubs on hub levels still going to the grid.
 constexpr EdgeOffset kGridWarpDegree = 32;
 /// A lane loads this many of its arcs at once (visit_arcs).
 constexpr int kVisitBatch = 4;
 constexpr EdgeOffset kGridHubDegree = 4 * kGridThreads;
-/// A level that is not a hub level ends with its warps that walk the longest lists: a warp
+/// A level ends with its warps that walk the longest lists that the grid does not share: a warp
 /// walks 1,024 arcs in eight dependent steps of claims, the block (kGridThreads lanes, four
 /// arcs each) in one. uk-2007-05@100000's level 3 (6,736 vertices, 350,000 arcs, lists of up
 /// to 1,016 arcs each walked by a warp) took 34 us forced, 25 with this (H100, 2026-11-25;
 /// forced dynamic_parallel, 2 x 16 sources, interleaved: cnr-2000 0.91 -> 0.75 ms, email-Enron
 /// 0.17 -> 0.15, soc-Slashdot0902 0.176 -> 0.165, kron:22 2.83 -> 2.74, uk-2007-05@100000
-/// 0.141 -> 0.134; uniform graphs unchanged).
+/// 0.141 -> 0.134; uniform graphs unchanged). Hub levels kept such lists (up to kGridHubDegree)
+/// with their warp until kGridBatchBlocks made levels of a few long lists hub levels:
+/// soc-Slashdot0902's level 2 above, whose 870, 571, 570, ... arc lists a warp walks in up to
+/// seven steps.
 constexpr EdgeOffset kGridBlockDegree = kGridThreads;
 constexpr unsigned int kGridHubs = 1024;
 /// Hubs a block scans with all its threads where the grid does not share them (levels that are
@@ -98,6 +101,17 @@ constexpr unsigned int kGridHubChunk = 8 * 32;
 /// Grid levels get a block per this many frontier arcs at least (up to kGridArcBlocksMax), so
 /// that a few hubs are shared by many blocks.
 constexpr EdgeOffset kGridArcsPerBlock = 4 * kGridThreads * 4;
+/// And a block per kGridBatchArcsPerBlock arcs (one kVisitBatch a thread) up to kGridBatchBlocks
+/// (about the H100's 132 SMs, one grid graph's size): a level of a few long lists otherwise ran
+/// on a few SMs, each block walking its lists one dependent step after another.
+/// soc-Slashdot0902's level 2 from source 28832 (47 vertices, 14,489 arcs, lists of 2,248,
+/// 2,209, 870, 571, ... arcs: 6 blocks by vertices, 4 by kGridArcsPerBlock) took 31.4-31.6 us,
+/// with 15 blocks 24.5-25.3; kron:22's levels 1 of 4-12 vertices and 12,000-174,000 arcs 43-52
+/// us, 30-44 (H100, 2026-11-28, forced dynamic_parallel, three processes each). One block per
+/// 1,024 arcs up to kGridArcBlocksMax instead: kron:22's levels 1 of ~300 vertices and 1.2-1.8
+/// million arcs took 430-580 us against 235-330 (every warp claims from every listed hub).
+constexpr EdgeOffset kGridBatchArcsPerBlock = kGridThreads * kVisitBatch;
+constexpr EdgeOffset kGridBatchBlocks = 128;
 constexpr unsigned int kGridArcBlocksMax = 2048;
 /// dp_grid_level blocks resident on an SM (its launch bounds: 48 registers a thread, some
 /// spilled). Its lanes wait on dependent loads and atomics, so resident warps are what hides
@@ -119,11 +133,15 @@ __host__ __device__ inline unsigned int grid_vertex_blocks(VertexId frontier_siz
 }
 
 /// Blocks of a dp_grid_level over a frontier of frontier_size vertices and frontier_edges arcs:
-/// those that own vertices, or one per kGridArcsPerBlock arcs where that is more (hub levels).
+/// those that own vertices, or one per kGridArcsPerBlock arcs (or per kGridBatchArcsPerBlock,
+/// up to kGridBatchBlocks) where that is more (hub levels).
 __host__ __device__ inline unsigned int grid_blocks(VertexId frontier_size, EdgeOffset frontier_edges) {
   const unsigned int vertex_blocks = grid_vertex_blocks(frontier_size, frontier_edges);
   const EdgeOffset by_arcs = (frontier_edges + kGridArcsPerBlock - 1) / kGridArcsPerBlock;
-  const unsigned int arc_blocks = by_arcs < kGridArcBlocksMax ? static_cast<unsigned int>(by_arcs) : kGridArcBlocksMax;
+  const EdgeOffset batches = (frontier_edges + kGridBatchArcsPerBlock - 1) / kGridBatchArcsPerBlock;
+  const EdgeOffset by_batches = batches < kGridBatchBlocks ? batches : kGridBatchBlocks;
+  const EdgeOffset by_both = by_arcs > by_batches ? by_arcs : by_batches;
+  const unsigned int arc_blocks = by_both < kGridArcBlocksMax ? static_cast<unsigned int>(by_both) : kGridArcBlocksMax;
   return vertex_blocks > arc_blocks ? vertex_blocks : arc_blocks;
 }
 
@@ -487,8 +505,8 @@ __global__ void __launch_bounds__(kGridThreads, kGridResidentBlocks) dp_grid_lev
     const bool gathered = group == 1;
     bool listed = false;  // for the grid
     bool block_hub = false;  // for this block
-    if (group_lane == 0 && stop - first > (share_hubs ? kGridHubDegree : kGridBlockDegree)) {
-      if (share_hubs) listed = list_hub(u, first, stop - first);
+    if (group_lane == 0 && stop - first > kGridBlockDegree) {
+      if (share_hubs && stop - first > kGridHubDegree) listed = list_hub(u, first, stop - first);
       if (!listed && !gathered) {
         const unsigned int slot = atomicAdd(&block_hub_count, 1u);
         if (slot < kGridBlockHubs) {

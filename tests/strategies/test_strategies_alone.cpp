@@ -296,6 +296,19 @@ TEST_CASE("dynamic_parallel's grid levels share hubs over the grid, size lane gr
   const abfs::Graph hubs = abfs::test::make_graph(next, arcs, false);
   cases.push_back({"1,100 hubs from their common neighbour", hubs, 0});
   cases.push_back({"1,100 hubs from a leaf", hubs, next - 1});
+  // A level of a few long lists (as soc-Slashdot0902's level 2 from source 28832): 42 vertices
+  // and 13,600 arcs, 6 blocks by vertices, 14 by one per 1,024 arcs: a hub level whose two hubs
+  // (2,300 arcs) the grid shares and whose lists of 600 arcs their blocks walk.
+  {
+    std::vector<std::pair<abfs::VertexId, abfs::VertexId>> few;
+    abfs::VertexId n = 43;
+    for (abfs::VertexId v = 1; v <= 42; ++v) {
+      few.emplace_back(0, v);
+      const abfs::VertexId length = v <= 2 ? 2300 : v <= 12 ? 600 : 100;
+      for (abfs::VertexId k = 0; k < length; ++k) few.emplace_back(v, n++);
+    }
+    cases.push_back({"a level of 42 vertices, 2 of 2,300 arcs and 10 of 600", abfs::test::make_graph(n, few, false), 0});
+  }
   // Levels that are not hub levels (10,000 vertices, each with its arc back to the source, and
   // under 8 arcs a vertex: groups of one lane), whose blocks deal their vertices' lists to their
   // threads: spread, every 50th neighbour of the source has 300 leaves (a few a block);
