@@ -18,11 +18,12 @@
 //    hub levels (more blocks by arcs than by vertices), hubs over 1,024 arcs to the whole grid:
 //    they are listed in device memory and every warp claims 256 arcs of them at a time, so that
 //    a level of a few hubs is spread over blocks sized to its arcs (a block per 4,096 arcs, or
-//    per 1,024 up to 128 blocks), not held by the few blocks that own the hubs. A b-queue per block in shared memory (one shared atomic per group of
-//    lanes that find vertices together) and one global atomic per block. The last block to
-//    finish (a ticket counter) reads the new frontier's size and arcs and launches either
-//    another dp_grid_level (the graph of the smallest power-of-two grid that covers the new
-//    frontier) or, when the frontier fits, dp_block_levels.
+//    per 1,024 up to 128 blocks), not held by the few blocks that own the hubs. A b-queue per
+//    block in shared memory (one shared atomic per group of lanes that find vertices together)
+//    and one global atomic per block. The last block to finish (a ticket counter) reads the new
+//    frontier's size and arcs and launches either another dp_grid_level (the graph of the
+//    smallest power-of-two grid that covers the new frontier) or, when the frontier fits,
+//    dp_block_levels.
 // The run ends when the frontier is empty or the level budget (or level log) is used up, or,
 // with the planner's hand-back table, before a level that its fitted models price cheaper off
 // the run (the host, or a bottom-up step): the models are evaluated on the device, in the

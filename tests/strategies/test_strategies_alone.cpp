@@ -307,7 +307,8 @@ TEST_CASE("dynamic_parallel's grid levels share hubs over the grid, size lane gr
       const abfs::VertexId length = v <= 2 ? 2300 : v <= 12 ? 600 : 100;
       for (abfs::VertexId k = 0; k < length; ++k) few.emplace_back(v, n++);
     }
-    cases.push_back({"a level of 42 vertices, 2 of 2,300 arcs and 10 of 600", abfs::test::make_graph(n, few, false), 0});
+    cases.push_back(
+        {"a level of 42 vertices, 2 of 2,300 arcs and 10 of 600", abfs::test::make_graph(n, few, false), 0});
   }
   // Levels that are not hub levels (10,000 vertices, each with its arc back to the source, and
   // under 8 arcs a vertex: groups of one lane), whose blocks deal their vertices' lists to their
