@@ -117,18 +117,23 @@ unsigned int blocks_for(VertexId count) {
   return static_cast<unsigned int>(std::max<VertexId>(1, (count + kThreads - 1) / kThreads));
 }
 
+/// Bytes of one CSR of graph (row offsets and arcs), as uploaded.
+std::size_t csr_bytes(const Graph& graph) {
+  return (std::size_t{graph.num_vertices()} + 1) * sizeof(EdgeOffset) + graph.num_edges() * sizeof(VertexId);
+}
+
 }  // namespace
 
 std::size_t device_bytes_needed(const Graph& graph) {
   const std::size_t n = graph.num_vertices();
   const std::size_t words = (n + 31) / 32;
-  return (n + 1) * sizeof(EdgeOffset) + graph.num_edges() * sizeof(VertexId)  // CSR
+  return csr_bytes(graph)                                                      // CSR
          + words * sizeof(std::uint32_t) + 3 * n * sizeof(std::uint32_t)     // visited, dist, parent, order
          + 3 * n * sizeof(std::uint32_t)                                       // staging
          + n * sizeof(EdgeOffset)                                              // privatized_queue degree scan
          + 2 * words * sizeof(std::uint32_t)                                   // frontier bitmaps
          + kLevelLogCapacity * sizeof(DeviceLevelRecord)                        // level log
-         + (graph.directed() ? (n + 1) * sizeof(EdgeOffset) + graph.num_edges() * sizeof(VertexId) : 0);
+         + (graph.directed() ? csr_bytes(graph) : 0);                         // reverse CSR
 }
 
 BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
@@ -174,8 +179,7 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
   ABFS_CUDA_CHECK(cudaGetDevice(&device));
   ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   ABFS_CUDA_CHECK(cudaDeviceGetAttribute(&l2_cache_bytes, cudaDevAttrL2CacheSize, device));
-  csr_fits_l2_ = (std::size_t{n} + 1) * sizeof(EdgeOffset) + graph.num_edges() * sizeof(VertexId) <=
-                 static_cast<std::size_t>(l2_cache_bytes) / 2;
+  csr_fits_l2_ = csr_bytes(graph) <= static_cast<std::size_t>(l2_cache_bytes) / 2;
 
   auto upload = [&](const Csr& csr, DeviceGraph& to) {
     to.row_offsets = DeviceBuffer<EdgeOffset>(n + 1);
