@@ -85,6 +85,10 @@ Executor::Executor(const Graph& graph, const PlanOptions& options, bool use_devi
   dp_strategy_ = find("dynamic_parallel");
   push_strategy_ = find("privatized_queue");
   pull_strategy_ = find("gather_pull");
+  if (pull_strategy_ != nullptr) {
+    in_lists_ = InListScans(graph.directed() ? graph.reverse_csr() : graph.csr());
+    mark("in-list lengths");
+  }
   auto require = [&](const std::string& name) {
     strategies::Strategy* s = find(name);
     if (s != nullptr) return s;
@@ -619,7 +623,8 @@ void Executor::add_profile_features(strategies::FrontierState& state, std::size_
                                     VertexId visited) const {
   if (profile_level >= profile_.levels.size()) return;
   const LevelShape& shape = profile_.levels[profile_level];
-  const PullScans scans = profile_pull_scans(shape, state.frontier_edges, state.unexplored_edges, stats_);
+  const PullScans scans = profile_pull_scans(shape, state.frontier_edges, state.unexplored_edges, stats_,
+                                             in_lists_.empty() ? nullptr : &in_lists_);
   state.pull_scanned_edges = scans.scanned_edges;
   state.pull_warp_steps = scans.warp_steps;
   state.discovered_vertices = profile_discovered(profile_.levels, profile_.visited, profile_level, visited,
@@ -627,20 +632,38 @@ void Executor::add_profile_features(strategies::FrontierState& state, std::size_
 }
 
 PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges, EdgeOffset unexplored_edges,
-                             const GraphStats& stats) {
+                             const GraphStats& stats, const InListScans* in_lists) {
   // A scan stops at the first in-arc from the frontier, so it runs ~min(1, |V| / frontier arcs)
-  // of an in-list (gather_pull's estimate without a profile). kron:22 from a source whose
-  // level 2 had 101 vertices and 367,791 arcs (the profile's: 190,989 and 89 million) took 573
-  // us bottom-up, 114 predicted from the profile's scans unscaled (H100, 2026-11-24).
+  // of an in-list of the mean length (gather_pull's estimate without a profile). kron:22 from a
+  // source whose level 2 had 101 vertices and 367,791 arcs (the profile's: 190,989 and 89
+  // million) took 573 us bottom-up, 114 predicted from the profile's scans unscaled (H100,
+  // 2026-11-24).
   const auto n = static_cast<double>(stats.num_vertices);
   auto run_share = [n](double arcs) { return arcs > 0.0 ? std::min(1.0, n / arcs) : 1.0; };
   const double longer =
       run_share(static_cast<double>(frontier_edges)) / run_share(static_cast<double>(shape.frontier_edges));
+  // The scans by the in-lists' lengths: on kron:22 most in-lists are far shorter than the mean
+  // (30.6 arcs) and a few far longer, and a frontier of 1,008 vertices and 3.8 million arcs at
+  // a level matched to the profile's of 32 vertices and 97,225 arcs (every list scanned whole,
+  // 92.9 million arcs) scans 19.6 million, not the 92.9 million that the mean length's share
+  // (n / arcs above 1 for both) kept. Over 8 sources' levels (exact scans replayed on the
+  // host, gather_pull's fitted terms) the price of the scans and steps was off by 59% at the
+  // 90th percentile and 289% at most on kron:22, 20% and 29% by the lengths' histogram; kron:20
+  // 21 and 90% -> 13 and 26%; nine other graphs of ../shared/data and uniform:1048576:8 within a
+  // point (2026-11-28).
+  double scale = longer;
+  if (in_lists != nullptr && stats.num_edges > 0) {
+    const auto m = static_cast<double>(stats.num_edges);
+    const double sampled = in_lists->scans(static_cast<double>(shape.frontier_edges) / m);
+    if (sampled > 0.0) scale = in_lists->scans(static_cast<double>(frontier_edges) / m) / sampled;
+  }
   const auto scanned = static_cast<double>(shape.pull_scanned_edges);
   const auto steps = static_cast<double>(shape.pull_warp_steps);
-  PullScans scans{scanned * longer, steps};
-  if (longer > 1.0) {  // at most every unexplored arc, and every list walked to its end
+  PullScans scans{scanned * scale, steps};
+  if (scale > 1.0) {  // at most every unexplored arc
     scans.scanned_edges = std::max(scanned, std::min(scans.scanned_edges, static_cast<double>(unexplored_edges)));
+  }
+  if (longer > 1.0) {  // every list walked to its end at most
     scans.warp_steps = std::max(steps, std::min(steps * longer, static_cast<double>(shape.pull_warp_steps_full)));
   }
   return scans;

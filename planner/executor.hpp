@@ -8,6 +8,7 @@
 #include <abfs/plan.hpp>
 
 #include "planner/cost_model.hpp"
+#include "planner/in_list_scans.hpp"
 #include "strategies/dp_grid_lanes.hpp"
 #include "strategies/strategy.hpp"
 
@@ -43,14 +44,16 @@ struct PullScans {
 
 /// A sampled level's bottom-up scans (LevelShape::pull_scanned_edges, pull_warp_steps) for a
 /// frontier of frontier_edges arcs matched to it, which may be another source's: the scanned
-/// arcs scaled by min(1, |V| / arcs) of the frontier over that of the sampled level's (a scan
-/// stops at its first in-arc from the frontier); where the frontier has fewer arcs, at most
-/// unexplored_edges, and the warp steps scaled alike, at most the level's steps with every
-/// scan to its list's end (pull_warp_steps_full); never less than sampled.
-/// Unchanged at the sampled frontier; the steps unchanged where the frontier has more arcs (an
-/// unreached in-list is walked whole whatever the frontier).
+/// arcs scaled by in_lists' S(p) at the frontier's share of the arcs over S at the sampled
+/// level's (a scan stops at its first in-arc from the frontier), or without in_lists by
+/// min(1, |V| / arcs) of the frontier over that of the sampled level's (every list of the mean
+/// length); where that scales them up, at most unexplored_edges and never less than sampled.
+/// The warp steps scaled by the latter where it is above 1, at most the level's steps with
+/// every scan to its list's end (pull_warp_steps_full); unchanged where the frontier has more
+/// arcs (an unreached in-list is walked whole whatever the frontier). Unchanged at the sampled
+/// frontier.
 PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges, EdgeOffset unexplored_edges,
-                             const GraphStats& stats);
+                             const GraphStats& stats, const InListScans* in_lists = nullptr);
 
 /// Discoveries per frontier arc of sampled level `level`: the next level's frontier over this
 /// one's arcs (0 past the sample or where the level had no arcs).
@@ -597,6 +600,9 @@ class Executor {
   PlanOptions options_;
   BfsBuffers buffers_;
   GraphStats stats_;
+  // The in-lists' scans by the frontier's share of the arcs (profile_pull_scans), where
+  // gather_pull can run.
+  InListScans in_lists_;
   std::vector<std::pair<std::string, double>> construction_ms_;
   std::vector<std::unique_ptr<strategies::Strategy>> strategies_;
   strategies::Strategy* host_strategy_ = nullptr;

@@ -476,6 +476,48 @@ TEST_CASE("a sampled level's bottom-up scans carry to another source's frontier 
   CHECK(dense.warp_steps == doctest::Approx(400.0));
 }
 
+TEST_CASE("a sampled level's bottom-up scans carry by the in-lists' lengths where they are known") {
+  // 1,000 in-lists of 4 arcs and 10 of 10,000: the mean (~103) stands for neither.
+  abfs::Csr in;
+  in.row_offsets.push_back(0);
+  for (int v = 0; v < 1'010; ++v) in.row_offsets.push_back(in.row_offsets.back() + (v < 1'000 ? 4 : 10'000));
+  const abfs::detail::InListScans lists(in);
+  // S(p): each list scans to its first of Geometric(p) hits or to its end.
+  auto exact = [](double p) {
+    auto list = [p](double d) { return -std::expm1(d * std::log1p(-p)) / p; };
+    return 1'000 * list(4) + 10 * list(10'000);
+  };
+  CHECK(lists.scans(0.0) == doctest::Approx(104'000.0));
+  CHECK(lists.scans(1.0) == doctest::Approx(1'010.0));
+  for (double p : {1e-7, 1e-4, 1e-3, 0.0123, 0.3}) CHECK(lists.scans(p) == doctest::Approx(exact(p)).epsilon(1e-3));
+  CHECK(abfs::detail::InListScans{}.empty());
+
+  abfs::GraphStats stats;
+  stats.num_vertices = 1'010;
+  stats.num_edges = 104'000;
+  abfs::LevelShape shape;
+  shape.frontier_edges = 104;  // p = 0.001
+  shape.pull_scanned_edges = 5'000;  // a third of S(0.001): the lists still unvisited
+  shape.pull_warp_steps = 40;
+  shape.pull_warp_steps_full = 400;
+  using abfs::detail::profile_pull_scans;
+  // Ten times the arcs: the long lists stop ten times sooner, the short ones hardly, where
+  // |V| / arcs (1.0 -> 0.97) kept nearly all.
+  const abfs::detail::PullScans denser = profile_pull_scans(shape, 1'040, 100'000, stats, &lists);
+  CHECK(denser.scanned_edges == doctest::Approx(5'000 * exact(0.01) / exact(0.001)).epsilon(1e-3));
+  CHECK(denser.scanned_edges < 0.4 * 5'000);
+  CHECK(profile_pull_scans(shape, 1'040, 100'000, stats).scanned_edges > 0.95 * 5'000);
+  CHECK(denser.warp_steps == doctest::Approx(40.0));
+  // Fewer arcs: scans as long as S says, at most every unexplored arc and at least the sample's.
+  const abfs::detail::PullScans sparser = profile_pull_scans(shape, 10, 100'000, stats, &lists);
+  CHECK(sparser.scanned_edges == doctest::Approx(5'000 * exact(10.0 / 104'000) / exact(0.001)).epsilon(1e-3));
+  CHECK(sparser.scanned_edges > 20'000);  // the long lists scanned ~7 times as far
+  CHECK(profile_pull_scans(shape, 10, 20'000, stats, &lists).scanned_edges == doctest::Approx(20'000.0));
+  CHECK(profile_pull_scans(shape, 10, 3'000, stats, &lists).scanned_edges == doctest::Approx(5'000.0));
+  CHECK(profile_pull_scans(shape, shape.frontier_edges, 100'000, stats, &lists).scanned_edges ==
+        doctest::Approx(5'000.0));
+}
+
 TEST_CASE("gather_pull prices its critical path by the sampled level's worst warp's steps") {
   const auto pull = abfs::strategies::make_gather_pull();
   abfs::GraphStats stats;
