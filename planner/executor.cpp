@@ -475,7 +475,12 @@ Executor::Profile Executor::make_profile(std::vector<LevelShape> levels) const {
     p.levels.push_back(next);
   }
   VertexId visited = 0;
-  for (const LevelShape& l : p.levels) p.visited.push_back(visited += l.frontier_vertices);
+  EdgeOffset expanded = 0;
+  for (const LevelShape& l : p.levels) {
+    p.visited.push_back(visited += l.frontier_vertices);
+    expanded += l.frontier_edges;
+    p.unexplored.push_back(stats_.num_edges - std::min(stats_.num_edges, expanded));
+  }
   auto narrower = [](const LevelShape& a, const LevelShape& b) { return a.frontier_vertices < b.frontier_vertices; };
   const auto widest = std::max_element(p.levels.begin(), p.levels.end(), narrower);
   p.tail_from = static_cast<std::size_t>(widest - p.levels.begin()) + 1;
@@ -624,7 +629,8 @@ void Executor::add_profile_features(strategies::FrontierState& state, std::size_
   if (profile_level >= profile_.levels.size()) return;
   const LevelShape& shape = profile_.levels[profile_level];
   const PullScans scans = profile_pull_scans(shape, state.frontier_edges, state.unexplored_edges, stats_,
-                                             in_lists_.empty() ? nullptr : &in_lists_);
+                                             in_lists_.empty() ? nullptr : &in_lists_,
+                                             profile_.unexplored[profile_level]);
   state.pull_scanned_edges = scans.scanned_edges;
   state.pull_warp_steps = scans.warp_steps;
   state.discovered_vertices = profile_discovered(profile_.levels, profile_.visited, profile_level, visited,
@@ -632,7 +638,8 @@ void Executor::add_profile_features(strategies::FrontierState& state, std::size_
 }
 
 PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges, EdgeOffset unexplored_edges,
-                             const GraphStats& stats, const InListScans* in_lists) {
+                             const GraphStats& stats, const InListScans* in_lists,
+                             EdgeOffset sampled_unexplored_edges) {
   // A scan stops at the first in-arc from the frontier, so it runs ~min(1, |V| / frontier arcs)
   // of an in-list of the mean length (gather_pull's estimate without a profile). kron:22 from a
   // source whose level 2 had 101 vertices and 367,791 arcs (the profile's: 190,989 and 89
@@ -642,20 +649,30 @@ PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges,
   auto run_share = [n](double arcs) { return arcs > 0.0 ? std::min(1.0, n / arcs) : 1.0; };
   const double longer =
       run_share(static_cast<double>(frontier_edges)) / run_share(static_cast<double>(shape.frontier_edges));
-  // The scans by the in-lists' lengths: on kron:22 most in-lists are far shorter than the mean
-  // (30.6 arcs) and a few far longer, and a frontier of 1,008 vertices and 3.8 million arcs at
-  // a level matched to the profile's of 32 vertices and 97,225 arcs (every list scanned whole,
-  // 92.9 million arcs) scans 19.6 million, not the 92.9 million that the mean length's share
-  // (n / arcs above 1 for both) kept. Over 8 sources' levels (exact scans replayed on the
-  // host, gather_pull's fitted terms) the price of the scans and steps was off by 59% at the
-  // 90th percentile and 289% at most on kron:22, 20% and 29% by the lengths' histogram; kron:20
-  // 21 and 90% -> 13 and 26%; nine other graphs of ../shared/data and uniform:1048576:8 within a
-  // point (2026-11-28).
+  // By the in-lists' lengths instead: on kron:22 most in-lists are far shorter than the mean
+  // (30.6 arcs) and a few far longer. A frontier of 1,008 vertices and 3.8 million arcs matched
+  // to the profile's level of 32 vertices and 97,225 arcs (every list scanned whole, 92.9
+  // million arcs) scans 19.6 million, where the mean list's share (above 1 for both) kept 92.9.
+  // And over the unvisited vertices' lists, the shortest: a frontier of 495,366 vertices and
+  // 110 million arcs matched to the profile's level of 2 million (63.5 million arcs, 0.44
+  // million left unexplored, 0.32 million scanned) scans 2.07 million of its 16.8 million
+  // unexplored arcs; by all lists, 0.23. Over 8 sources' levels (exact scans replayed on the
+  // host, gather_pull's fitted terms), the price of the scans and steps was off by 59% at the
+  // 90th percentile and 289% at most on kron:22, 20 and 29% by every list's lengths, 10 and 25%
+  // by the shortest; kron:24 9 / 144% -> 5 / 27% -> 3 / 11%; kron:20 21 / 90% -> 13 / 26% ->
+  // 13 / 22%; the nine graphs of ../shared/data, uniform:1048576:8 and uniform:8388608:8 within
+  // a point (2026-11-28).
   double scale = longer;
   if (in_lists != nullptr && stats.num_edges > 0) {
     const auto m = static_cast<double>(stats.num_edges);
-    const double sampled = in_lists->scans(static_cast<double>(shape.frontier_edges) / m);
-    if (sampled > 0.0) scale = in_lists->scans(static_cast<double>(frontier_edges) / m) / sampled;
+    const double p_sampled = static_cast<double>(shape.frontier_edges) / m;
+    const double p = static_cast<double>(frontier_edges) / m;
+    const double sampled = in_lists->shortest(static_cast<double>(sampled_unexplored_edges), p_sampled);
+    if (sampled > 0.0) {
+      scale = in_lists->shortest(static_cast<double>(unexplored_edges), p) / sampled;
+    } else if (in_lists->scans(p_sampled) > 0.0) {
+      scale = in_lists->scans(p) / in_lists->scans(p_sampled);
+    }
   }
   const auto scanned = static_cast<double>(shape.pull_scanned_edges);
   const auto steps = static_cast<double>(shape.pull_warp_steps);

@@ -43,17 +43,20 @@ struct PullScans {
 };
 
 /// A sampled level's bottom-up scans (LevelShape::pull_scanned_edges, pull_warp_steps) for a
-/// frontier of frontier_edges arcs matched to it, which may be another source's: the scanned
-/// arcs scaled by in_lists' S(p) at the frontier's share of the arcs over S at the sampled
-/// level's (a scan stops at its first in-arc from the frontier), or without in_lists by
-/// min(1, |V| / arcs) of the frontier over that of the sampled level's (every list of the mean
-/// length); where that scales them up, at most unexplored_edges and never less than sampled.
-/// The warp steps scaled by the latter where it is above 1, at most the level's steps with
-/// every scan to its list's end (pull_warp_steps_full); unchanged where the frontier has more
-/// arcs (an unreached in-list is walked whole whatever the frontier). Unchanged at the sampled
-/// frontier.
+/// frontier of frontier_edges arcs matched to it, which may be another source's. With in_lists,
+/// the scanned arcs scaled by S(p) at the frontier's share of the arcs over S at the sampled
+/// level's (a scan stops at its first in-arc from the frontier), each over the shortest lists
+/// holding the unexplored arcs (unexplored_edges, sampled_unexplored_edges: the unvisited
+/// vertices' lists, InListScans::shortest), or over every list where the sampled level's are
+/// not given; without in_lists, by min(1, |V| / arcs) of the frontier over that of the sampled
+/// level's (every list of the mean length). Where that scales them up, at most
+/// unexplored_edges and never less than sampled. The warp steps scaled by the latter where it
+/// is above 1, at most the level's steps with every scan to its list's end
+/// (pull_warp_steps_full); unchanged where the frontier has more arcs (an unreached in-list is
+/// walked whole whatever the frontier). Unchanged at the sampled level's own frontier.
 PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges, EdgeOffset unexplored_edges,
-                             const GraphStats& stats, const InListScans* in_lists = nullptr);
+                             const GraphStats& stats, const InListScans* in_lists = nullptr,
+                             EdgeOffset sampled_unexplored_edges = 0);
 
 /// Discoveries per frontier arc of sampled level `level`: the next level's frontier over this
 /// one's arcs (0 past the sample or where the level had no arcs).
@@ -834,6 +837,7 @@ class Executor {
   struct Profile {
     std::vector<LevelShape> levels;
     std::vector<VertexId> visited;  // by level: vertices discovered through it
+    std::vector<EdgeOffset> unexplored;  // by level: arcs out of the vertices not visited through it
     // The tail: the level after the widest (tail_from), and by level from there the smallest
     // frontier so far (not increasing, for a binary search).
     std::size_t tail_from = 0;
