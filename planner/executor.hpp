@@ -292,7 +292,8 @@ class Executor {
   /// BfsBuffers::huge_page_bytes of the executor's buffers.
   std::size_t huge_page_bytes() const noexcept { return buffers_.huge_page_bytes(); }
   /// The constructor's phases after the buffers, in milliseconds: "statistics"
-  /// (compute_stats), "strategies prepared" (each strategy's prepare). Plan::construction_ms.
+  /// (compute_stats), "strategies prepared" (each strategy's prepare), and where gather_pull can
+  /// run "in-list lengths" (InListScans). Plan::construction_ms.
   const std::vector<std::pair<std::string, double>>& construction_ms() const noexcept { return construction_ms_; }
   GraphStats& stats() noexcept { return stats_; }
   const std::string& decision_source() const noexcept { return decision_source_; }

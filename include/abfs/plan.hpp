@@ -156,7 +156,8 @@ class Plan {
   /// What building the plan took, phase by phase, in milliseconds, in order: "buffers" (host
   /// and device arrays, the graph's upload, a directed graph's in-arcs built at their first
   /// use), "statistics" (GraphStats), "strategies prepared" (each strategy's prepare), then with
-  /// a device "calibration" (where no wisdom matched and a quick calibration ran), "warm-up" (a
+  /// a device "in-list lengths" (their histogram, for the bottom-up step's scans), "calibration"
+  /// (where no wisdom matched and a quick calibration ran), "warm-up" (a
   /// first BFS), "sampled BFSs" (the level profile), "strategies" (each warmed once), "models"
   /// (the wisdom's, and Measure's trials where they ran), "rehearsals" (where they ran).
   /// uniform:100000000:4: 13.6 s, of which buffers 7.2, statistics 1.4, sampled BFSs 2.1,

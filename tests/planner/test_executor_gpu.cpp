@@ -400,8 +400,8 @@ TEST_CASE("a plan reports its construction phase by phase, in order, within its 
       CHECK(ms >= 0.0);
       sum_ms += ms;
     }
-    std::vector<std::string> expected = {"buffers",      "statistics", "strategies prepared", "warm-up",
-                                         "sampled BFSs", "strategies", "models"};
+    std::vector<std::string> expected = {"buffers", "statistics",   "strategies prepared", "in-list lengths",
+                                         "warm-up", "sampled BFSs", "strategies",          "models"};
     if (rehearsals > 0) expected.emplace_back("rehearsals");
     CHECK(names == expected);
     CHECK(sum_ms <= whole_ms);
