@@ -652,7 +652,7 @@ PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges,
   // By the in-lists' lengths instead: on kron:22 most in-lists are far shorter than the mean
   // (30.6 arcs) and a few far longer. A frontier of 1,008 vertices and 3.8 million arcs matched
   // to the profile's level of 32 vertices and 97,225 arcs (every list scanned whole, 92.9
-  // million arcs) scans 19.6 million, where the mean list's share (above 1 for both) kept 92.9.
+  // million arcs) scans 19.6 million, where the mean list's share (1 for both) kept 92.9 million.
   // And over the unvisited vertices' lists, the shortest: a frontier of 495,366 vertices and
   // 110 million arcs matched to the profile's level of 2 million (63.5 million arcs, 0.44
   // million left unexplored, 0.32 million scanned) scans 2.07 million of its 16.8 million
@@ -667,12 +667,13 @@ PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges,
     const auto m = static_cast<double>(stats.num_edges);
     const double p_sampled = static_cast<double>(shape.frontier_edges) / m;
     const double p = static_cast<double>(frontier_edges) / m;
-    const double sampled = in_lists->shortest(static_cast<double>(sampled_unexplored_edges), p_sampled);
-    if (sampled > 0.0) {
-      scale = in_lists->shortest(static_cast<double>(unexplored_edges), p) / sampled;
-    } else if (in_lists->scans(p_sampled) > 0.0) {
-      scale = in_lists->scans(p) / in_lists->scans(p_sampled);
+    double sampled = in_lists->shortest(static_cast<double>(sampled_unexplored_edges), p_sampled);
+    double now = in_lists->shortest(static_cast<double>(unexplored_edges), p);
+    if (!(sampled > 0.0)) {  // nothing left unexplored at the sampled level: every list
+      sampled = in_lists->scans(p_sampled);
+      now = in_lists->scans(p);
     }
+    if (sampled > 0.0) scale = now / sampled;
   }
   const auto scanned = static_cast<double>(shape.pull_scanned_edges);
   const auto steps = static_cast<double>(shape.pull_warp_steps);
