@@ -15,6 +15,7 @@
 
 #include "planner/executor.hpp"
 #include "planner/in_list_scans.hpp"
+#include "runtime/bfs_buffers.hpp"
 #include "strategies/strategy.hpp"
 
 #include <algorithm>
@@ -144,10 +145,7 @@ int main(int argc, char** argv) {
         // Executor::matching_profile_level (without the tail rule).
         std::size_t at = std::min<std::size_t>(std::lower_bound(through.begin(), through.end(), visited) - through.begin(),
                                                through.size() - 1);
-        if (at > 0 && visited < through[at] &&
-            static_cast<double>(visited) * visited < static_cast<double>(through[at - 1]) * through[at]) {
-          --at;
-        }
+        if (at > 0 && abfs::detail::nearer_below(visited, through[at - 1], through[at])) --at;
         const double exact = price(static_cast<double>(levels[l].pull_scanned_edges), static_cast<double>(levels[l].pull_warp_steps));
         const abfs::detail::PullScans estimates[3] = {
             abfs::detail::profile_pull_scans(profile[at], levels[l].frontier_edges, unexplored, stats),
