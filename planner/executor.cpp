@@ -449,7 +449,7 @@ std::vector<std::size_t> distinct_profiles(const std::vector<VertexId>& reaches)
 }
 
 double correction_target(double current, double observed, double previous, bool folded, std::size_t levels) {
-  if (!folded) return levels >= kFreeFoldLevels ? observed : current;
+  if (!folded) return levels >= kFreeFoldLevels || (levels > 0 && observed < current) ? observed : current;
   return std::max(std::min(current, observed), std::min(std::max(current, observed), previous));
 }
 

@@ -128,6 +128,12 @@ std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited);
 /// plan uploaded 85 visits after a host level 0 in 29-80 us, priced 15.5, where the per-level
 /// oracle's took 18-20; the class's factor of 3.6-5x then priced every host level 0 out; H100,
 /// 2026-11-26). A class of many levels (luxembourg_osm's host levels) learns from its first BFS.
+/// So does a class whose first BFS lowers its factor (observed < current, levels > 0; levels 0 is
+/// a group's fallback, fold_levels): a class priced too low runs again and so corrects itself,
+/// one priced too high by its group's fallback is not run and not unlearned. kron:22's
+/// bottom-up level of 762,957 vertices and 1.6 M arcs (one source's level 4, its size class run
+/// by no other) took 51 us, ~1.1x its model, and was priced 72-75 us in both rounds by the
+/// fallback's ~1.6x of the larger bottom-up levels (H100, 2026-11-28).
 double correction_target(double current, double observed, double previous, bool folded, std::size_t levels);
 inline constexpr std::size_t kFreeFoldLevels = 3;
 /// Levels priced under this (us, uncorrected) teach their own class but not their group's

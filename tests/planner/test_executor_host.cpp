@@ -866,9 +866,12 @@ TEST_CASE("an online-correction class moves to the median of its factor and its 
   // Its first fold from many levels: the ratio itself, up or down.
   CHECK(correction_target(0.0, 1.5, 0.0, false, many) == 1.5);
   CHECK(correction_target(0.5, -1.0, 0.0, false, many) == -1.0);
-  // From fewer (one upload, one run's start): the factor stays until a second BFS agrees.
+  // From fewer (one upload, one run's start): a rise waits until a second BFS agrees; a fall
+  // (a class its group's fallback priced too high) is taken.
   CHECK(correction_target(0.0, 1.5, 0.0, false, 1) == 0.0);
-  CHECK(correction_target(0.5, -1.0, 0.0, false, many - 1) == 0.5);
+  CHECK(correction_target(0.5, 0.7, 0.0, false, many - 1) == 0.5);
+  CHECK(correction_target(0.5, -1.0, 0.0, false, many - 1) == -1.0);
+  CHECK(correction_target(0.47, 0.13, 0.0, false, 1) == 0.13);
   CHECK(correction_target(0.0, 1.2, 1.5, true, 1) == 1.2);
   // One slow BFS after a fold that agreed with the factor (1x, log 0) moves it no further than
   // that fold's ratio; nor does one fast one.
@@ -885,6 +888,7 @@ TEST_CASE("an online-correction class moves to the median of its factor and its 
   CHECK(fold_levels(true, false, 1) == many);
   CHECK(fold_levels(false, false, 4) == 4);
   CHECK(correction_target(0.0, 2.6, 0.0, false, fold_levels(false, true, 50)) == 0.0);
+  CHECK(correction_target(0.5, -0.4, 0.0, false, fold_levels(false, true, 50)) == 0.5);
   CHECK(correction_target(0.0, 2.6, 1.0, true, fold_levels(false, true, 50)) == 1.0);
 }
 
