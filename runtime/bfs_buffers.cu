@@ -329,6 +329,7 @@ double BfsBuffers::download_counters(const Event& start, Event& stop) {
 }
 
 double BfsBuffers::wait_counters(unsigned int sequence) {
+  if (level_end_event_ != nullptr) level_end_event_->record(stream());  // while the device runs the level
   if (wait_work_ != nullptr) {
     void (*work)(void*) = wait_work_;
     wait_work_ = nullptr;

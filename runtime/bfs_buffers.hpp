@@ -290,6 +290,13 @@ class BfsBuffers {
     wait_work_ = work;
     wait_work_context_ = context;
   }
+  /// An event every wait_counters() records on stream before it polls (nullptr: none), so
+  /// that it marks the end of the device level (or run) just waited for in stream order: its
+  /// last kernel's completion (a run's device-launched links included: tail launches complete
+  /// with the graph that launched them). The executor times a BFS whose last level ran on the
+  /// device to it, as GPU BFS codes time their kernels with events, rather than to an event
+  /// recorded after the host has read the level's counters and found the BFS over.
+  void set_level_end_event(Event* event) noexcept { level_end_event_ = event; }
   /// Sets frontier_bits(parity) to the vertices order[begin, end) (device order). Async on
   /// stream: a memset and one kernel.
   void queue_to_bitmap(VertexId begin, VertexId end, unsigned int parity);
@@ -362,6 +369,7 @@ class BfsBuffers {
   const char* sequence_kernel_ = "";
   std::unique_ptr<Event> work_done_;  // wait_counters: recorded after the work it waits for
   void (*wait_work_)(void*) = nullptr;  // set_wait_work
+  Event* level_end_event_ = nullptr;     // set_level_end_event
   void* wait_work_context_ = nullptr;
   // What start() clears of h_visited: with host_visited_sparse_, the words of the host's own
   // visits of the last BFS (slices of h_order) and of its source; else all of it.
