@@ -1788,7 +1788,17 @@ void Executor::learn_reach_set(VertexId source, const BfsResult& result) {
   if (reach_ != nullptr && reach_->vertices == result.vertices_reached) return;
   const std::size_t sets = reach_sets_.size();
   add_reach_set(source, result);
-  if (reach_sets_.size() > sets) stop_profiles_at_reach_sets();  // as learn_profile's, just made
+  if (reach_sets_.size() > sets) {
+    // reach_ pointed into reach_sets_, which may have moved: the untimed BFS that follows a long
+    // learning (warm_up, from this source) read its reach limit through it. On
+    // uk-2007-05@100000 one read a freed set's 793 for its source's 55,006 vertices, stopped
+    // after three levels, learned those 793 as its reach set, and the next BFS from the source
+    // stopped there: `abfs compare` failed its validation in 10 of the last 30 runs on it (where
+    // the freed memory had been reused; H100, 2026-11-28).
+    // The smallest set holding the source now: the one just learned.
+    reach_ = reach_set_for(source);
+    stop_profiles_at_reach_sets();  // as learn_profile's, just made
+  }
 }
 
 const Executor::ReachSet* Executor::reach_set_for(VertexId source) const {

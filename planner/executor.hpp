@@ -925,7 +925,7 @@ class Executor {
   void learn_reach_set(VertexId source, const BfsResult& result);
   // The reach set of the BFS being run by execute (nullptr: none, or a sampled, warm-up or
   // warming BFS, which run to their ends).
-  const ReachSet* reach_ = nullptr;
+  const ReachSet* reach_ = nullptr;  // into reach_sets_: set again wherever that grows (learn_reach_set)
   bool learn_reach_ = false;  // execute is running: its BFS's reach set may be learned
   // Adds the reach set of bfs, a BFS from source, unless one of as many vertices already holds
   // source (the same set): checked before its pass over the |V| distances.

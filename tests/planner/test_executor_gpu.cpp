@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <initializer_list>
 #include <map>
 #include <regex>
@@ -252,6 +253,45 @@ TEST_CASE("a BFS whose learning ran long runs one untimed BFS after it, and the 
       CHECK(executor.rewarms() == (every ? bfs : 0));
     }
   }
+}
+
+TEST_CASE("the untimed BFS after a long learning that learned a reach set stops at that set "
+          "(uk-2007-05@100000; skipped without ../shared/data)") {
+  // `abfs compare uk-2007-05-100000.txt.gz --random-sources 4 --rounds 2`'s sequence: the first
+  // BFS from 45121 (55,006 vertices of 100,000) learns its reach set and its component's
+  // profile (13-24 ms), and one untimed BFS from it follows (Executor::warm_up), which read its
+  // reach limit through a pointer into the reach sets the learning had just grown. It stopped
+  // at a freed set's count (793 vertices, three levels), learned those as the source's reach
+  // set, and the next BFS from 45121 stopped there: a validation failure in 10 of 30 runs of
+  // 2026-11-28 (where the freed memory had been reused; H100).
+  const std::string path = abfs::test::data_dir() + "/uk-2007-05-100000.txt.gz";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    MESSAGE("skipped: " << path << " is absent (set ABFS_DATA_DIR)");
+    return;
+  }
+  abfs::LoadOptions load;
+  load.use_cache = false;
+  const abfs::Graph g = abfs::load_graph(path, load);
+  const std::vector<abfs::VertexId> sources = abfs::random_sources(g, 4, 1);
+  std::vector<abfs::BfsTree> references;
+  for (const abfs::VertexId s : sources) references.push_back(abfs::reference_bfs(g, s));
+  abfs::Plan plan = plan_for(g, {"cost models", {}});
+  abfs::BfsResult r;
+  bool rewarmed = false;
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    plan.execute(sources.front(), r);  // compare's warm-up
+    abfs::test::check_bfs(g, sources.front(), r, references.front());
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+      CAPTURE(sources[k]);
+      plan.execute(sources[k], r);
+      abfs::test::check_bfs(g, sources[k], r, references[k]);
+      rewarmed = rewarmed || (!r.levels.empty() && r.levels.back().reason.find("one untimed BFS from its source "
+                                                                                 "warmed the next") != std::string::npos);
+    }
+  }
+  CHECK_MESSAGE(rewarmed, "no BFS's learning ran long enough for an untimed BFS: the case did not arise");
 }
 
 TEST_CASE("a BFS's first upload after host levels is correct through each of its paths") {
