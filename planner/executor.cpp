@@ -1793,8 +1793,8 @@ void Executor::learn_reach_set(VertexId source, const BfsResult& result) {
     // learning (warm_up, from this source) read its reach limit through it. On
     // uk-2007-05@100000 one read a freed set's 793 for its source's 55,006 vertices, stopped
     // after three levels, learned those 793 as its reach set, and the next BFS from the source
-    // stopped there: `abfs compare` failed its validation in 10 of the last 30 runs on it (where
-    // the freed memory had been reused; H100, 2026-11-28).
+    // stopped there: `abfs compare` failed its validation in 12 of the 35 runs on it kept from
+    // four sessions (where the freed memory had been reused; H100, 2026-11-28).
     // The smallest set holding the source now: the one just learned.
     reach_ = reach_set_for(source);
     stop_profiles_at_reach_sets();  // as learn_profile's, just made
