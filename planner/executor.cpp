@@ -1961,7 +1961,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     ~LevelEndScope() { buffers.set_level_end_event(nullptr); }
   } level_end{buffers_};
   if (stop_) buffers_.set_level_end_event(stop_.get());
-  bool ended_on_device = false;
+  bool ended_on_device = false;  // the last level's wait recorded stop_
   const VertexId reach_limit = start_buffers(source);
 
   Placement placement;
@@ -2034,7 +2034,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
                           (io.consumes == FrontierRepresentation::Bitmap && placement.bitmap_level != level);
     const auto convert_start = converts ? std::chrono::steady_clock::now() : level_clock;
     used_device = used_device || io.consumes_at == Location::Device;
-    ended_on_device = io.consumes_at == Location::Device;
+    const unsigned long long level_ends = buffers_.level_end_records();
     const VertexId device_end = placement.synced(Location::Device);
     const int group = decided_group(strategy, placement.location, level);
     // Learned as a host run's carried level: without the executor's part, priced or measured.
@@ -2100,6 +2100,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
             ? run_on_host(context, decide, placement.synced(Location::Device) == 0, level_start)
             : strategy.run(context);
     const auto level_stop = std::chrono::steady_clock::now();
+    ended_on_device = buffers_.level_end_records() != level_ends;  // its work marked its end
     const double run_us = microseconds_between(level_start, level_stop);
     const double wall_us = microseconds_between(level_clock, level_stop) - record.conversion_us;
     level_clock = level_stop;

@@ -329,7 +329,10 @@ double BfsBuffers::download_counters(const Event& start, Event& stop) {
 }
 
 double BfsBuffers::wait_counters(unsigned int sequence) {
-  if (level_end_event_ != nullptr) level_end_event_->record(stream());  // while the device runs the level
+  if (level_end_event_ != nullptr) {  // while the device runs the level
+    level_end_event_->record(stream());
+    ++level_end_records_;
+  }
   if (wait_work_ != nullptr) {
     void (*work)(void*) = wait_work_;
     wait_work_ = nullptr;

@@ -297,6 +297,9 @@ class BfsBuffers {
   /// device to it, as GPU BFS codes time their kernels with events, rather than to an event
   /// recorded after the host has read the level's counters and found the BFS over.
   void set_level_end_event(Event* event) noexcept { level_end_event_ = event; }
+  /// How many times wait_counters() has recorded that event: a level that launched nothing (a
+  /// frontier without arcs) did not record it.
+  unsigned long long level_end_records() const noexcept { return level_end_records_; }
   /// Sets frontier_bits(parity) to the vertices order[begin, end) (device order). Async on
   /// stream: a memset and one kernel.
   void queue_to_bitmap(VertexId begin, VertexId end, unsigned int parity);
@@ -370,6 +373,7 @@ class BfsBuffers {
   std::unique_ptr<Event> work_done_;  // wait_counters: recorded after the work it waits for
   void (*wait_work_)(void*) = nullptr;  // set_wait_work
   Event* level_end_event_ = nullptr;     // set_level_end_event
+  unsigned long long level_end_records_ = 0;
   void* wait_work_context_ = nullptr;
   // What start() clears of h_visited: with host_visited_sparse_, the words of the host's own
   // visits of the last BFS (slices of h_order) and of its source; else all of it.
