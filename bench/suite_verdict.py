@@ -14,6 +14,12 @@ together (the best single strategy is chosen over the pooled medians) and every 
 pool only runs of one build and one wisdom. Last, per run and pooled, on how many graphs both
 speed targets (B and O), each error target and all four hold.
 
+A run of a graph where any plan's result failed validation (compare_G.json's
+validation_failures, or for older runs the "failed validation" lines `abfs compare` printed,
+kept in compare_G.txt) is marked INVALID and meets no target: a BFS that stopped early is fast.
+uk-2007-05@100000's BFS from 45121 stopped after 793 of its 55,006 vertices in 12 of 35 runs of
+2026-11-28 (a dangling pointer, fixed in cfd5ec4), and the suites counted its targets met.
+
 Usage: bench/suite_verdict.py RUN [RUN ...]   (RUN: a logs.tar.gz or a folder; named by its path)
 """
 import glob
@@ -32,8 +38,9 @@ MEDIAN_BOUND = 0.15
 P90_BOUND = 0.40
 
 
-def verdict(times, errors):
-    """times: plan name -> BFS times (ms); errors: per-level errors. Returns the row's numbers."""
+def verdict(times, errors, failures=()):
+    """times: plan name -> BFS times (ms); errors: per-level errors; failures: the results that
+    failed validation. Returns the row's numbers."""
     medians = {plan: statistics.median(ms) for plan, ms in times.items() if ms}
     singles = {plan: ms for plan, ms in medians.items() if plan not in ("auto", "oracle")}
     best = min(singles, key=singles.get)
@@ -55,6 +62,9 @@ def verdict(times, errors):
             ("p", row["p90_error"] <= P90_BOUND),
         )
     )
+    row["failures"] = list(failures)
+    if failures:
+        row["marks"] = "----"
     return row
 
 
@@ -72,12 +82,20 @@ def load_run(path, scratch):
         with open(compare_path) as f:
             compare = json.load(f)
         times = {plan: list(timing["ms"]) for plan, timing in compare["plans"].items()}
+        if "validation_failures" in compare:
+            failures = [f"{f['plan']} from {f['source']}: {f['problem']}" for f in compare["validation_failures"]]
+        else:  # before the JSON kept them: abfs compare's own lines, where its output was kept
+            failures = []
+            text_path = compare_path[: -len(".json")] + ".txt"
+            if os.path.exists(text_path):
+                with open(text_path) as f:
+                    failures = [line.strip() for line in f if "failed validation" in line]
         levels_path = os.path.join(folder, f"levels_{graph}.json")
         errors = []
         if os.path.exists(levels_path):
             with open(levels_path) as f:
                 errors = level_errors(json.load(f))[0]
-        graphs[graph] = (times, errors)
+        graphs[graph] = (times, errors, failures)
     return graphs
 
 
@@ -85,9 +103,12 @@ TALLIES = (("both speed targets", "BO"), ("median error", "m"), ("p90 error", "p
 
 
 def row_line(row, name):
-    return (f"  {row['marks']}  a / best {row['auto_ms'] / row['best_ms']:.3f} ({row['best']} {row['best_ms']:.4f} ms), "
+    line = (f"  {row['marks']}  a / best {row['auto_ms'] / row['best_ms']:.3f} ({row['best']} {row['best_ms']:.4f} ms), "
             f"a / oracle {row['auto_ms'] / row['oracle_ms']:.3f}, error {100 * row['median_error']:.0f} / "
             f"{100 * row['p90_error']:.0f}%  {name}")
+    if row["failures"]:
+        line += f"\n    INVALID: {len(row['failures'])} results failed validation, first: {row['failures'][0]}"
+    return line
 
 
 def main(argv):
@@ -108,18 +129,19 @@ def main(argv):
 
     for graph in graphs:
         print(graph)
-        pooled_times, pooled_errors = {}, []
+        pooled_times, pooled_errors, pooled_failures = {}, [], []
         for name, run in runs:
             if graph not in run:
                 continue
-            times, errors = run[graph]
+            times, errors, failures = run[graph]
             for plan, ms in times.items():
                 pooled_times.setdefault(plan, []).extend(ms)
             pooled_errors.extend(errors)
-            row = verdict(times, errors)
+            pooled_failures.extend(failures)
+            row = verdict(times, errors, failures)
             count(name, row["marks"])
             print(row_line(row, name))
-        row = verdict(pooled_times, pooled_errors)
+        row = verdict(pooled_times, pooled_errors, pooled_failures)
         count("pooled", row["marks"])
         print(row_line(row, "pooled"))
     for tally, _ in TALLIES:
