@@ -35,7 +35,8 @@ compare() {
       > "$work/compare_$name.txt" 2>&1
     echo "rc=$? $(grep '^|' "$work/compare_$name.txt")" | tee -a "$final/compare.txt"
     grep '^mean' "$work/compare_$name.txt" | tee -a "$final/compare.txt"
-    tail -3 "$work/compare_$name.txt" | grep -i "error\|fail" >> "$final/compare.txt"
+    # Every failure line, wherever it is (the validation failures come first, the summary last).
+    grep -i "error\|fail" "$work/compare_$name.txt" | grep -v '^  ' >> "$final/compare.txt" || true
     save_logs
   done
 }
