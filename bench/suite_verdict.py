@@ -17,7 +17,7 @@ speed targets (B and O), each error target and all four hold.
 A run of a graph where any plan's result failed validation (compare_G.json's
 validation_failures, or for older runs the "failed validation" lines `abfs compare` printed,
 kept in compare_G.txt) is marked INVALID and meets no target: a BFS that stopped early is fast.
-uk-2007-05@100000's BFS from 45121 stopped after 793 of its 55,006 vertices in 12 of 35 runs of
+uk-2007-05@100000's BFS from 45121 stopped after 793 of its 55,006 vertices in 13 of 36 runs of
 2026-11-28 (a dangling pointer, fixed in cfd5ec4), and the suites counted its targets met.
 
 Usage: bench/suite_verdict.py RUN [RUN ...]   (RUN: a logs.tar.gz or a folder; named by its path)

@@ -132,8 +132,9 @@ std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited);
 /// a group's fallback, fold_levels): a class priced too low runs again and so corrects itself,
 /// one priced too high by its group's fallback is not run and not unlearned. kron:22's
 /// bottom-up level of 762,957 vertices and 1.6 M arcs (one source's level 4, its size class run
-/// by no other) took 51 us, ~1.1x its model, and was priced 72-75 us in both rounds by the
-/// fallback's ~1.6x of the larger bottom-up levels (H100, 2026-11-28).
+/// by no other) took 51-54 us, ~1.1x its model, and was priced 72-76 us in both rounds by the
+/// fallback's ~1.6x of the larger bottom-up levels; taken at its first fall, 53.5 in round 2
+/// (H100, 2026-11-28).
 double correction_target(double current, double observed, double previous, bool folded, std::size_t levels);
 inline constexpr std::size_t kFreeFoldLevels = 3;
 /// Levels priced under this (us, uncorrected) teach their own class but not their group's
@@ -923,8 +924,9 @@ class Executor {
   std::size_t sampled_reach_sets_ = 0;  // reach_sets_'s first, from sample_levels
   // Keeps the reach set of a BFS execute ran (reach_sets).
   void learn_reach_set(VertexId source, const BfsResult& result);
-  // The reach set of the BFS being run by execute (nullptr: none, or a sampled, warm-up or
-  // warming BFS, which run to their ends).
+  // The reach set of the BFS being run by execute, and of the untimed BFS from its source that
+  // may follow it (warm_up, inside execute) (nullptr: none, or a sampled, warm-up or warming
+  // BFS, which run to their ends).
   const ReachSet* reach_ = nullptr;  // into reach_sets_: set again wherever that grows (learn_reach_set)
   bool learn_reach_ = false;  // execute is running: its BFS's reach set may be learned
   // Adds the reach set of bfs, a BFS from source, unless one of as many vertices already holds

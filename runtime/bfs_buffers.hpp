@@ -372,9 +372,9 @@ class BfsBuffers {
   const char* sequence_kernel_ = "";
   std::unique_ptr<Event> work_done_;  // wait_counters: recorded after the work it waits for
   void (*wait_work_)(void*) = nullptr;  // set_wait_work
-  Event* level_end_event_ = nullptr;     // set_level_end_event
-  unsigned long long level_end_records_ = 0;
   void* wait_work_context_ = nullptr;
+  Event* level_end_event_ = nullptr;  // set_level_end_event
+  unsigned long long level_end_records_ = 0;
   // What start() clears of h_visited: with host_visited_sparse_, the words of the host's own
   // visits of the last BFS (slices of h_order) and of its source; else all of it.
   void clear_host_visited();
