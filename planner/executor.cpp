@@ -1956,9 +1956,12 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   // recorded after the loop, once the host had read the last level's counters: a device BFS's
   // time 3-6.6 us (medians by graph) over its levels' records, against 1.0 for rome99's
   // all-host ones (H100).
-  struct LevelEndScope {  // disarmed however the BFS ends
+  struct LevelEndScope {  // disarmed however the BFS ends, and no level left queued at a gate
     BfsBuffers& buffers;
-    ~LevelEndScope() { buffers.set_level_end_event(nullptr); }
+    ~LevelEndScope() {
+      buffers.cancel_gate();
+      buffers.set_level_end_event(nullptr);
+    }
   } level_end{buffers_};
   if (stop_) buffers_.set_level_end_event(stop_.get());
   bool ended_on_device = false;  // the last level's wait recorded stop_
@@ -1999,6 +2002,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     if (explore_first_level_) note_first_level(choice);
     explore_first_level_ = false;
     strategies::Strategy& strategy = *choice.strategy;
+    // A level queued ahead by the last one (launch_ahead) runs only where this decision chose it.
+    if (buffers_.gate_armed() && !buffers_.gate_armed_for(&strategy, level)) buffers_.cancel_gate();
     if (&strategy == host_strategy_ && placement.location == Location::Host && level > 0) {
       shift_host_leave(choice, state.frontier_vertices, frontier_edges, strategies::expected_discovered(state, stats_),
                        matching_profile_level(end), placement.synced(Location::Device) == 0);
@@ -2059,6 +2064,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
 
     strategies::LevelContext context{buffers_, level, begin, end, frontier_edges};
     if (!schedule_.empty()) context.max_levels = 1;  // the next level runs the next scheduled strategy
+    context.launch_ahead = schedule_.empty();
     if (choice.priced && !choice.persistence) {  // a run the models chose stops where they price leaving cheaper
       if (&strategy == block_strategy_) context.handback = profile_.block_handback.table;
       if (&strategy == dp_strategy_) context.handback = profile_.dp_handback.table;
@@ -2183,6 +2189,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   // of them are those of its reach set.
   const bool all_reached = end > begin;
   if (all_reached) edges_out_of_reached = reach_->arcs;
+  buffers_.cancel_gate();  // the BFS is over: no level follows
   if (stop_ && used_device) {
     if (!ended_on_device) stop_->record(buffers_.stream());  // after the host's last level
     // The total is read on the host.

@@ -201,6 +201,9 @@ BfsBuffers::BfsBuffers(const Graph& graph, bool use_device, bool checkpoints)
   h_counters = PinnedBuffer<LevelCounters>(1, cudaHostAllocMapped);
   work_done_ = std::make_unique<Event>(cudaEventDisableTiming);
   *h_counters.data() = LevelCounters{};
+  h_gate_ = PinnedBuffer<unsigned int>(1, cudaHostAllocMapped);  // zero: no level's value
+  d_gate_ = DeviceBuffer<unsigned int>(1);
+  ABFS_CUDA_CHECK(cudaMemsetAsync(d_gate_.data(), 0, sizeof(unsigned int), stream()));
   // A bitmap of 64 pages or more in a huge page of its own (kron:22's: 128); a smaller one is
   // not worth a pinned 2 MiB.
   h_visited_pinned_ = words * sizeof(std::uint32_t) >= kHugePageBytes / 8
@@ -306,6 +309,7 @@ void BfsBuffers::move_to_device(VertexId begin, VertexId end) {
 }
 
 void BfsBuffers::move_to_host(VertexId begin, VertexId frontier_begin, VertexId end) {
+  cancel_gate();  // it synchronizes
   const cudaStream_t s = stream();
   ABFS_CUDA_CHECK(cudaMemcpyAsync(h_visited, d_visited.data(), d_visited.bytes(), cudaMemcpyDeviceToHost, s));
   host_visited_overwritten_ = true;
@@ -328,11 +332,49 @@ double BfsBuffers::download_counters(const Event& start, Event& stop) {
   return elapsed_ms(start, stop) * 1000.0;
 }
 
-double BfsBuffers::wait_counters(unsigned int sequence) {
-  if (level_end_event_ != nullptr) {  // while the device runs the level
+void BfsBuffers::mark_level_end() {
+  if (level_end_event_ != nullptr) {
     level_end_event_->record(stream());
     ++level_end_records_;
   }
+  level_end_marked_ = true;
+}
+
+const unsigned int* BfsBuffers::arm_gate(const void* owner, int level, unsigned int sequence) {
+  ABFS_EXPECTS(gate_owner_ == nullptr && owner != nullptr, "arm_gate: a kernel already waits at the gate");
+  // The word tells a cancelled kernel by its top bit: numbers with it (every 2^31 levels) and 0
+  // (the word's first value) launch without the gate.
+  if ((sequence & kGateCancelled) != 0 || sequence == 0) return nullptr;
+  gate_owner_ = owner;
+  gate_level_ = level;
+  gate_sequence_ = sequence;
+  return h_gate_.data();
+}
+
+void BfsBuffers::write_gate(unsigned int value) noexcept {
+  std::atomic_thread_fence(std::memory_order_release);  // what the host wrote before, first
+  *static_cast<volatile unsigned int*>(h_gate_.data()) = value;
+  gate_owner_ = nullptr;
+}
+
+unsigned int BfsBuffers::open_gate() noexcept {
+  const unsigned int sequence = gate_sequence_;
+  write_gate(sequence);
+  return sequence;
+}
+
+void BfsBuffers::cancel_gate() noexcept {
+  if (gate_owner_ != nullptr) write_gate(gate_sequence_ | kGateCancelled);
+}
+
+double BfsBuffers::wait_counters(unsigned int sequence) {
+  // A kernel queued ahead of the level waited for would hold it back for ever.
+  if (gate_owner_ != nullptr && static_cast<int>(sequence - gate_sequence_) > 0) cancel_gate();
+  if (level_end_event_ != nullptr && !level_end_marked_) {  // while the device runs the level
+    level_end_event_->record(stream());
+    ++level_end_records_;
+  }
+  level_end_marked_ = false;
   if (wait_work_ != nullptr) {
     void (*work)(void*) = wait_work_;
     wait_work_ = nullptr;
@@ -370,6 +412,7 @@ double BfsBuffers::wait_counters(unsigned int sequence) {
 }
 
 void BfsBuffers::save_checkpoint() {
+  cancel_gate();
   ABFS_EXPECTS(has_checkpoints_, "save_checkpoint needs a BfsBuffers built with checkpoints");
   std::copy(h_visited, h_visited + visited_words, h_visited_saved_.begin());
   device_visits_saved_ = device_visits_.size();
@@ -383,6 +426,7 @@ void BfsBuffers::save_checkpoint() {
 }
 
 void BfsBuffers::flush_l2() {
+  cancel_gate();
   if (!has_device_) return;
   if (d_l2_flush_.size() == 0) {
     d_l2_flush_ = DeviceBuffer<std::uint8_t>(2 * std::max<std::size_t>(static_cast<std::size_t>(l2_cache_bytes), 1u << 20));
@@ -391,6 +435,7 @@ void BfsBuffers::flush_l2() {
 }
 
 void BfsBuffers::restore_checkpoint() {
+  cancel_gate();
   ABFS_EXPECTS(has_checkpoints_, "restore_checkpoint needs a BfsBuffers built with checkpoints");
   std::copy(h_visited_saved_.begin(), h_visited_saved_.end(), h_visited);
   host_visited_overwritten_ = true;
@@ -421,6 +466,7 @@ void BfsBuffers::warm_launch_path() {
 
 void BfsBuffers::collect(VertexId end, VertexId device_from, std::vector<std::int32_t>& distances,
                          std::vector<VertexId>& parents) {
+  cancel_gate();  // it synchronizes
   const VertexId n = num_vertices();
   if (end > device_from) device_visits_.emplace_back(device_from, end);
   distances.assign(n, -1);

@@ -198,6 +198,10 @@ struct DeviceLevelRecord {
   unsigned long long end_ns;         ///< %globaltimer when its next frontier was complete
 };
 
+/// The bit a gate's word carries when its queued kernel is cancelled (BfsBuffers::arm_gate):
+/// the word holds the kernel's sequence number, with this bit where it must return.
+constexpr unsigned int kGateCancelled = 1u << 31;
+
 /// Capacity of the level log: a device-driven run stops (DeviceStop::LevelCap) after this many.
 constexpr unsigned int kLevelLogCapacity = 1u << 16;
 
@@ -300,6 +304,35 @@ class BfsBuffers {
   /// How many times wait_counters() has recorded that event: a level that launched nothing (a
   /// frontier without arcs) did not record it.
   unsigned long long level_end_records() const noexcept { return level_end_records_; }
+  /// Records the level-end event now (as the next wait_counters() would before it polls): a
+  /// strategy that launches more work before waiting (a level launched ahead, below) marks
+  /// where the level just launched ends first. That wait then records nothing.
+  void mark_level_end();
+
+  /// A level launched ahead: its kernel is queued behind the level that runs now and waits at
+  /// its start, on a gate, for the host's decision on that next level: open_gate() lets it run
+  /// (the decision chose it), cancel_gate() makes it return at once, touching nothing. The
+  /// level after a bottom-up level so starts when the host has decided, without the launch's
+  /// host call and its way to the device (gather_pull). arm_gate() takes the sequence number
+  /// the queued kernel publishes under (next_sequence) and returns the host gate's device
+  /// pointer (nullptr: launch it without a gate, as for a number with the top bit set, every
+  /// 2^31 levels); the kernel also uses device_gate() (runtime/launch_gate.cuh). One gate at a time: a
+  /// queued kernel must be opened or cancelled before the stream is synchronized or waited
+  /// for, or both wait for ever; wait_counters() cancels a gate armed before the level it
+  /// waits for, move_to_host(), collect() and the checkpoints cancel any, and the executor
+  /// cancels it where its decision chose another strategy and when a BFS ends. A gate left
+  /// shut for 2 s cancels itself on the device (the level then never publishes: an error).
+  const unsigned int* arm_gate(const void* owner, int level, unsigned int sequence);
+  /// Whether a kernel `owner` queued for `level` waits at the gate.
+  bool gate_armed_for(const void* owner, int level) const noexcept {
+    return gate_owner_ != nullptr && gate_owner_ == owner && gate_level_ == level;
+  }
+  bool gate_armed() const noexcept { return gate_owner_ != nullptr; }
+  /// Lets the queued kernel run; returns the sequence number it publishes under.
+  unsigned int open_gate() noexcept;
+  /// Makes the queued kernel return (no-op without one).
+  void cancel_gate() noexcept;
+  unsigned int* device_gate() const noexcept { return d_gate_.data(); }
   /// Sets frontier_bits(parity) to the vertices order[begin, end) (device order). Async on
   /// stream: a memset and one kernel.
   void queue_to_bitmap(VertexId begin, VertexId end, unsigned int parity);
@@ -375,6 +408,15 @@ class BfsBuffers {
   void* wait_work_context_ = nullptr;
   Event* level_end_event_ = nullptr;  // set_level_end_event
   unsigned long long level_end_records_ = 0;
+  bool level_end_marked_ = false;  // mark_level_end() since the last wait_counters()
+  // The gate of a level launched ahead (arm_gate): the host's word (mapped), the device's copy
+  // that block 0 relays it to, and what is queued behind it (owner nullptr: nothing).
+  PinnedBuffer<unsigned int> h_gate_;
+  DeviceBuffer<unsigned int> d_gate_;
+  const void* gate_owner_ = nullptr;
+  int gate_level_ = 0;
+  unsigned int gate_sequence_ = 0;
+  void write_gate(unsigned int value) noexcept;
   // What start() clears of h_visited: with host_visited_sparse_, the words of the host's own
   // visits of the last BFS (slices of h_order) and of its source; else all of it.
   void clear_host_visited();

@@ -31,6 +31,7 @@
 //      Beamer, Asanovic, Patterson, "Direction-optimizing breadth-first search", SC 2012.
 
 #include "runtime/counters.cuh"
+#include "runtime/launch_gate.cuh"
 #include "strategies/gather_pull_walk.hpp"
 #include "strategies/strategy.hpp"
 
@@ -93,7 +94,8 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
     std::uint32_t* __restrict__ next_frontier, std::uint32_t* __restrict__ visited, std::int32_t* __restrict__ dist,
     VertexId* __restrict__ parent, VertexId* __restrict__ order, detail::LevelCounters* counters,
     std::int32_t next_level, unsigned int parity, detail::LevelCounters* host_counters, unsigned int sequence,
-    PullHub* hubs, std::uint32_t* hub_open, PullHubState* hub_state) {
+    PullHub* hubs, std::uint32_t* hub_open, PullHubState* hub_state, const unsigned int* host_gate,
+    unsigned int* device_gate) {
   using BlockReduce = cub::BlockReduce<unsigned long long, kThreads>;
   using WarpScan = cub::WarpScan<unsigned int>;
   __shared__ typename WarpScan::TempStorage warp_scan_storage;
@@ -102,6 +104,8 @@ __global__ void __launch_bounds__(kThreads, kResidentBlocks) expand_bottom_up(
   __shared__ unsigned int block_base;
   __shared__ typename BlockReduce::TempStorage reduce_storage;
 
+  // Launched ahead (host_gate): the host decides on this level while the one before it ends.
+  if (!detail::pass_gate(host_gate, device_gate, sequence)) return;
   const unsigned int lane = threadIdx.x % 32;
   const unsigned int warp = threadIdx.x / 32;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -407,15 +411,26 @@ class GatherPull final : public Strategy {
     auto& b = c.buffers;
     LevelOutcome out;
     out.edges_examined = c.frontier_edges;
-    const cudaStream_t s = b.stream();
     const unsigned int parity = static_cast<unsigned int>(c.level) & 1u;
-    const unsigned int sequence = b.next_sequence("gather_pull");
-    expand_bottom_up<<<blocks_, kThreads, 0, s>>>(
-        b.num_vertices(), b.d_in_offsets(), b.d_in_indices(), b.d_graph.row_offsets.data(), b.frontier_bits(parity),
-        b.frontier_bits(parity ^ 1u), b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
-        b.d_counters.data(), c.level + 1, parity, b.h_counters.data(), sequence,
-        has_hubs_ ? hubs_.data() : nullptr, hub_open_.data(), hub_state_.data());
-    ABFS_CHECK_LAUNCH(s);
+    unsigned int sequence = 0;
+    if (b.gate_armed_for(static_cast<const Strategy*>(this), c.level)) {
+      sequence = b.open_gate();  // launched ahead by the last level's run
+    } else {
+      b.cancel_gate();
+      sequence = b.next_sequence("gather_pull");
+      launch(b, c.level, sequence, nullptr);
+    }
+    if (c.launch_ahead) {
+      // The next level, bottom-up as well, waits behind this one for the host's decision: its
+      // launch (~4.5 us of host time) runs while this level does, and the level starts when
+      // the decision opens its gate rather than a launch later.
+      b.mark_level_end();  // this level's end, before the next level in stream order
+      const unsigned int next = b.next_sequence("gather_pull");
+      if (const unsigned int* gate = b.arm_gate(static_cast<const Strategy*>(this), c.level + 1, next);
+          gate != nullptr) {
+        launch(b, c.level + 1, next, gate);
+      }
+    }
     // The host needs the new frontier's size to choose the next level's strategy.
     const double device_us = b.wait_counters(sequence);
     const detail::LevelCounters& counters = *b.h_counters.data();
@@ -426,6 +441,18 @@ class GatherPull final : public Strategy {
   }
 
  private:
+  // One bottom-up level, expanding frontier_bits(level & 1); gate: launched ahead (arm_gate).
+  void launch(detail::BfsBuffers& b, int level, unsigned int sequence, const unsigned int* gate) {
+    const cudaStream_t s = b.stream();
+    const unsigned int parity = static_cast<unsigned int>(level) & 1u;
+    expand_bottom_up<<<blocks_, kThreads, 0, s>>>(
+        b.num_vertices(), b.d_in_offsets(), b.d_in_indices(), b.d_graph.row_offsets.data(), b.frontier_bits(parity),
+        b.frontier_bits(parity ^ 1u), b.d_visited.data(), b.d_dist.data(), b.d_parent.data(), b.d_order.data(),
+        b.d_counters.data(), level + 1, parity, b.h_counters.data(), sequence, has_hubs_ ? hubs_.data() : nullptr,
+        hub_open_.data(), hub_state_.data(), gate, b.device_gate());
+    ABFS_CHECK_LAUNCH(s);
+  }
+
   GatherPullConfig config_;
   double l2_bytes_ = 0.0;
   unsigned int blocks_ = 1;

@@ -162,6 +162,10 @@ struct LevelContext {
   /// one_block: the planner prices this run long enough that its idle SMs should prefetch the
   /// CSR into the L2 meanwhile (at most once a BFS: BfsBuffers::take_l2_prefetch).
   bool prefetch_l2 = false;
+  /// A strategy that can (gather_pull) queues its next level behind this one, held at a gate
+  /// until the host decides (BfsBuffers::arm_gate): the planner's levels one at a time, where
+  /// the next decision follows this level's counters.
+  bool launch_ahead = false;
 };
 
 /// What a strategy did. A device-driven run advances several levels: the frontier it stops at

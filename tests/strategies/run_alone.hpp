@@ -29,15 +29,18 @@ struct AloneRun {
   int fallback_levels = 0;   ///< levels the fallback advanced
   std::set<std::string> stop_reasons;   ///< hand-overs of device-driven runs
   std::set<unsigned int> device_kernels;  ///< DeviceLevelRecord::kernel values seen
+  int gates_opened = 0;                   ///< levels that ran the kernel the level before queued
 };
 
 /// BFS from source with strategy (fallback where it is not applicable; REQUIREs one then).
 /// The state starts on the device. Checks that multi-level runs account for their levels.
 /// handback: the table the strategy's runs stop by (none by default); prefetch_l2: runs are
-/// told to prefetch the CSR into the L2 (LevelContext::prefetch_l2).
+/// told to prefetch the CSR into the L2 (LevelContext::prefetch_l2); launch_ahead: every level
+/// is told it may queue the next behind it (LevelContext::launch_ahead), which the next call
+/// opens where it is the same strategy's (else its wait cancels it, or collect() does).
 inline AloneRun run_alone(const Graph& g, VertexId source, strategies::Strategy& strategy,
                           strategies::Strategy* fallback = nullptr, detail::HandbackTable handback = {},
-                          bool prefetch_l2 = false) {
+                          bool prefetch_l2 = false, bool launch_ahead = false) {
   detail::BfsBuffers buffers(g, true);
   strategy.prepare(buffers);
   if (fallback != nullptr) fallback->prepare(buffers);
@@ -65,6 +68,8 @@ inline AloneRun run_alone(const Graph& g, VertexId source, strategies::Strategy&
     }
     strategies::LevelContext context{buffers, level, begin, end, edges};
     context.prefetch_l2 = prefetch_l2;
+    context.launch_ahead = launch_ahead;
+    if (mine && buffers.gate_armed()) ++run.gates_opened;  // queued by the level before, for this one
     if (mine) context.handback = handback;
     const strategies::LevelOutcome out = s.run(context);
     REQUIRE(out.levels_advanced >= 1);

@@ -75,6 +75,60 @@ TEST_CASE("gather_pull alone (bottom-up on every level) is correct on every edge
   }
 }
 
+namespace {
+
+// gather_pull where the level is not a multiple of `every` (a fallback takes the others): its
+// levels before another strategy's queue a level that the other's wait has to cancel.
+class PullExceptEvery final : public s::Strategy {
+ public:
+  PullExceptEvery(s::Strategy& pull, int every) : pull_(pull), every_(every) {}
+  const char* name() const override { return "gather_pull except every k-th level"; }
+  bool applicable(const s::FrontierState& state) const override { return state.level % every_ != every_ - 1; }
+  s::FrontierIo frontier_io() const override { return pull_.frontier_io(); }
+  s::CostFeatures cost_features(const s::FrontierState& state, const abfs::GraphStats& stats) const override {
+    return pull_.cost_features(state, stats);
+  }
+  void prepare(abfs::detail::BfsBuffers& buffers) override { pull_.prepare(buffers); }
+  s::LevelOutcome run(s::LevelContext& context) override { return pull_.run(context); }
+
+ private:
+  s::Strategy& pull_;
+  int every_;
+};
+
+}  // namespace
+
+TEST_CASE("gather_pull launched ahead runs each next level from its gate, and a cancelled one writes nothing") {
+  // The executor lets each bottom-up level queue the next behind it (LevelContext::launch_ahead)
+  // and opens its gate where the next decision chose gather_pull again. Every level here is
+  // gather_pull's: each after the first runs from the gate, and the BFS's last queued level is
+  // cancelled (by collect()). Then privatized_queue takes every third level: the level queued
+  // before it is cancelled by its wait (a stale gate would hold its kernel back for ever), and
+  // the result must be the same BFS.
+  auto pull = s::make_gather_pull();
+  auto pq = s::make_privatized_queue();
+  int opened = 0, levels = 0;
+  for (const auto& c : all_small_graphs()) {
+    CAPTURE(c.name);
+    const AloneRun run = run_alone(c.graph, c.source, *pull, nullptr, {}, false, true);
+    abfs::test::check_bfs(c.graph, c.source, run.result);
+    CHECK(run.gates_opened == run.levels - 1);
+    opened += run.gates_opened;
+    levels += run.levels;
+    PullExceptEvery mixed(*pull, 3);
+    const AloneRun mixed_run = run_alone(c.graph, c.source, mixed, pq.get(), {}, false, true);
+    abfs::test::check_bfs(c.graph, c.source, mixed_run.result);
+    // Each gather_pull level but the first of a stretch ran from its gate.
+    int stretches = 0;
+    for (std::size_t k = 0; k < mixed_run.calls.size(); ++k) {
+      stretches += k == 0 || mixed_run.calls[k - 1].level + 1 != mixed_run.calls[k].level ? 1 : 0;
+    }
+    CHECK(mixed_run.gates_opened == mixed_run.levels - stretches);
+  }
+  CHECK(opened > 100);  // the gates really opened
+  CHECK(levels > opened);
+}
+
 TEST_CASE("gather_pull shares the rest of an in-hub over the grid: found by any warp, scanned in full when "
           "unreached") {
   // Directed: `dead` vertices (no in-arcs: never reached) point at every hub; the source
