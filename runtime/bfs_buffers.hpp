@@ -300,7 +300,10 @@ class BfsBuffers {
   /// with the graph that launched them). The executor times a BFS whose last level ran on the
   /// device to it, as GPU BFS codes time their kernels with events, rather than to an event
   /// recorded after the host has read the level's counters and found the BFS over.
-  void set_level_end_event(Event* event) noexcept { level_end_event_ = event; }
+  void set_level_end_event(Event* event) noexcept {
+    level_end_event_ = event;
+    level_end_marked_ = false;
+  }
   /// How many times wait_counters() has recorded that event: a level that launched nothing (a
   /// frontier without arcs) did not record it.
   unsigned long long level_end_records() const noexcept { return level_end_records_; }
@@ -316,12 +319,13 @@ class BfsBuffers {
   /// host call and its way to the device (gather_pull). arm_gate() takes the sequence number
   /// the queued kernel publishes under (next_sequence) and returns the host gate's device
   /// pointer (nullptr: launch it without a gate, as for a number with the top bit set, every
-  /// 2^31 levels); the kernel also uses device_gate() (runtime/launch_gate.cuh). One gate at a time: a
-  /// queued kernel must be opened or cancelled before the stream is synchronized or waited
-  /// for, or both wait for ever; wait_counters() cancels a gate armed before the level it
-  /// waits for, move_to_host(), collect() and the checkpoints cancel any, and the executor
-  /// cancels it where its decision chose another strategy and when a BFS ends. A gate left
-  /// shut for 2 s cancels itself on the device (the level then never publishes: an error).
+  /// 2^31 levels); the kernel also uses device_gate() (runtime/launch_gate.cuh). One gate at a
+  /// time: a queued kernel must be opened or cancelled before the stream is synchronized or
+  /// waited for, or both wait for ever; wait_counters() cancels a gate armed before the level
+  /// it waits for, move_to_host(), collect(), flush_l2() and the checkpoints cancel any, and
+  /// the executor cancels it where its decision chose another strategy and when a BFS ends. A
+  /// gate left shut for 2 s cancels itself on the device (the level then never publishes: an
+  /// error).
   const unsigned int* arm_gate(const void* owner, int level, unsigned int sequence);
   /// Whether a kernel `owner` queued for `level` waits at the gate.
   bool gate_armed_for(const void* owner, int level) const noexcept {
