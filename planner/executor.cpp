@@ -2019,6 +2019,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     if (choice.deferred_reason) pending_reasons_.emplace_back(index, choice.model_reason);
     record.runner_up = choice.runner_up;
     record.runner_up_predicted_us = choice.runner_up_predicted_us;
+    record.from_gate = buffers_.gate_armed_for(&strategy, level);
     // The features again only where they are needed: samples, or a level no model priced.
     const Resolved& model = model_of(&strategy);
     const bool unpriced = !choice.priced && model.fit != nullptr;
@@ -2291,6 +2292,8 @@ void Executor::write_records(std::size_t used, BfsResult& result) {
     r.frontier_edges = d.frontier_edges;
     r.strategy = d.strategy;
     r.reason = d.reason;
+    // After the choice's reason, which is prepended once the BFS is timed (pending_reasons_).
+    if (d.from_gate) r.reason += "; launched ahead by the level before, its gate opened by this decision";
     if (d.runner_up != nullptr) r.runner_up = d.runner_up;
     r.runner_up_predicted_us = d.runner_up_predicted_us;
     r.predicted_us = d.predicted_us;

@@ -788,6 +788,7 @@ class Executor {
     double predicted_us = 0.0, predicted_conversion_us = 0.0;
     double time_us = 0.0, device_us = 0.0, conversion_us = 0.0, executor_us = 0.0;
     std::string reason;  // a choice's own reason (empty where pending_reasons_ holds it)
+    bool from_gate = false;  // its kernel was queued by the level before (LevelContext::launch_ahead)
   };
   std::vector<LevelDraft> drafts_;
   LevelDraft& draft(std::size_t index);  // drafts_[index] reset (appended at the end)

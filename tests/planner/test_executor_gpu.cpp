@@ -142,7 +142,9 @@ std::vector<Mode> modes() {
   return m;
 }
 
-void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& sources) {
+// Returns how many levels ran from a gate (launched ahead by the level before).
+int check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& sources) {
+  int gated = 0;
   std::vector<abfs::BfsTree> references;
   for (abfs::VertexId s : sources) references.push_back(abfs::reference_bfs(g, s));
   for (const auto& mode : modes()) {
@@ -191,6 +193,13 @@ void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& source
           CHECK(leave >= 0.0);
           CHECK(leave <= next + after + 0.1);  // printed to 0.1 us
         }
+        // A bottom-up level after a bottom-up level runs the kernel the level before queued
+        // behind itself (launched ahead, held at a gate): wherever no schedule decides each
+        // level, and nowhere else (the oracle's trials run one level at a time).
+        const bool from_gate = level.reason.find("launched ahead by the level before") != std::string::npos;
+        CHECK(from_gate == (mode.options.schedule.empty() && mode.options.flags != abfs::PlanFlags::Exhaustive &&
+                            before != nullptr && before->strategy == "gather_pull" && level.strategy == "gather_pull"));
+        gated += from_gate ? 1 : 0;
         before = &level;
         if (mode.options.flags == abfs::PlanFlags::Exhaustive) {
           // The oracle's chain is made of measured options: the chosen one was a trial here
@@ -207,6 +216,7 @@ void check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& source
       }
     }
   }
+  return gated;
 }
 
 }  // namespace
@@ -220,10 +230,11 @@ TEST_CASE("executor with a device is correct on every edge case under every mode
 
 TEST_CASE("executor with a device is correct on generated graphs") {
   const abfs::Graph kron = abfs::generate_kronecker(16, 16, 2);
-  check_modes(kron, abfs::test::sample_sources(kron, 3));
+  int gated = check_modes(kron, abfs::test::sample_sources(kron, 3));
   const abfs::Graph uniform = abfs::generate_uniform(100000, 8, 3);
-  check_modes(uniform, abfs::test::sample_sources(uniform, 3));
-  check_modes(abfs::generate_grid(200, 300), {0, 30150});
+  gated += check_modes(uniform, abfs::test::sample_sources(uniform, 3));
+  gated += check_modes(abfs::generate_grid(200, 300), {0, 30150});
+  CHECK(gated > 0);  // forced gather_pull at least: every level after its first
 }
 
 TEST_CASE("a BFS whose learning ran long runs one untimed BFS after it, and the BFSs after it are right") {
