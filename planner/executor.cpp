@@ -168,12 +168,15 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
   corrections_.assign(strategies_.size() + 1, Correction{});  // + the upload (upload_slot())
   first_level_seen_ = 0;
   first_level_extra_us_ = 0.0;
+  ahead_level_seen_ = 0;
+  ahead_level_extra_us_ = 0.0;
   first_level_skip_ = true;
   decided_overheads_seen_ = 0;
   decided_overhead_us_ = -1.0;
   past_first_bfs_ = warmed_;
   first_level_idle_.assign(strategies_.size(), kExploreAfter);
   bfs_since_explored_ = kExploreAfter;
+  first_choices_.clear();  // made with other models
   observations_.clear();
   learn_warm_uploads();
   learn_sampled_block_levels();
@@ -257,18 +260,20 @@ void Executor::note_surprise(std::size_t slot, double predicted_us, double measu
   }
 }
 
-void Executor::learn_first_level(double extra_us) {
+void Executor::learn_first_level(double extra_us, bool ahead) {
   if (!options_.online_correction || models_ == nullptr) return;
   if (first_level_skip_) {  // a plan's first BFS: its level 0 took 5-10x the next ones' (ca-AstroPh-lcc)
     first_level_skip_ = false;
     return;
   }
-  first_level_extras_[first_level_seen_++ % kFirstLevelWindow] = extra_us;
-  std::array<double, kFirstLevelWindow> kept = first_level_extras_;
-  const auto count = static_cast<std::ptrdiff_t>(std::min(first_level_seen_, kFirstLevelWindow));
+  auto& extras = ahead ? ahead_level_extras_ : first_level_extras_;
+  std::size_t& seen = ahead ? ahead_level_seen_ : first_level_seen_;
+  extras[seen++ % kFirstLevelWindow] = extra_us;
+  std::array<double, kFirstLevelWindow> kept = extras;
+  const auto count = static_cast<std::ptrdiff_t>(std::min(seen, kFirstLevelWindow));
   const auto lower_median = kept.begin() + (count - 1) / 2;  // one slow BFS does not set it
   std::nth_element(kept.begin(), lower_median, kept.begin() + count);
-  first_level_extra_us_ = *lower_median;
+  (ahead ? ahead_level_extra_us_ : first_level_extra_us_) = *lower_median;
 }
 
 void Executor::learn_warm_uploads() {
@@ -1264,7 +1269,7 @@ LevelShape estimated_next_frontier(const LevelShape& next, double discovered_ver
 
 strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_vertices, VertexId visited,
                                                    EdgeOffset frontier_edges, EdgeOffset edges_out_of_reached,
-                                                   const Placement& placement) const {
+                                                   const Placement& placement, bool profile) const {
   strategies::FrontierState state;
   state.level = level;
   state.frontier_vertices = frontier_vertices;
@@ -1274,7 +1279,7 @@ strategies::FrontierState Executor::frontier_state(int level, VertexId frontier_
   state.representation =
       placement.bitmap_level == level ? FrontierRepresentation::Bitmap : FrontierRepresentation::Queue;
   state.location = placement.location;
-  add_profile_features(state, matching_profile_level(visited, frontier_vertices), visited);
+  if (profile) add_profile_features(state, matching_profile_level(visited, frontier_vertices), visited);
   return state;
 }
 
@@ -1614,6 +1619,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   if (persist == 0) no_cheaper_than_one_block(candidates.data(), candidates.data() + count, next);
   rank_candidates(candidates.data(), candidates.data() + count);
   Choice choice;
+  choice.explorable = count > 1 && candidates[1].score() <= (1.0 + kExploreWithin) * candidates[0].score();
   if (explore_first_level_ && state.level == 0) {
     const double within = (1.0 + kExploreWithin) * candidates[0].score();
     for (std::size_t k = 1; k < count && candidates[k].score() <= within; ++k) {
@@ -1974,12 +1980,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   EdgeOffset edges_out_of_reached = 0;  // arcs out of the expanded frontiers
   int level = 0;
   level_overheads_.clear();
-  handed_back_ = nullptr;
-  after_run_ = false;
-  for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
-  surprise_.assign(strategies_.size(), 1.0);
-  host_pace_ = HostPace{};
-  previous_frontiers_ = {};
+  reset_bfs_pricing();
   // Its component's profile, else the smallest: outgrown as the BFS discovers more
   // (outgrow_profile).
   const std::size_t own_profile = component_profile(source);
@@ -1993,12 +1994,13 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   auto level_clock = std::chrono::steady_clock::now();
   while (end > begin && (level == 0 || end < reach_limit)) {
     outgrow_profile(end, level);
-    const strategies::FrontierState state =
-        frontier_state(level, end - begin, end, frontier_edges, edges_out_of_reached, placement);
     explore_first_level_ = level == 0 && models_ != nullptr && forced_ == nullptr && schedule_.empty() && !warming_ &&
                            options_.online_correction && options_.flags != PlanFlags::Exhaustive &&
                            (rehearsal_explores_ || bfs_since_explored_ >= kExploreAfter);
-    const Choice choice = choose(state, placement);
+    const FirstChoice* ahead = level == 0 ? first_choice_for(frontier_edges) : nullptr;
+    const strategies::FrontierState state =
+        frontier_state(level, end - begin, end, frontier_edges, edges_out_of_reached, placement, ahead == nullptr);
+    const Choice choice = ahead != nullptr ? ahead->choice : choose(state, placement);
     if (explore_first_level_) note_first_level(choice);
     explore_first_level_ = false;
     strategies::Strategy& strategy = *choice.strategy;
@@ -2020,18 +2022,21 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     record.runner_up = choice.runner_up;
     record.runner_up_predicted_us = choice.runner_up_predicted_us;
     record.from_gate = buffers_.gate_armed_for(&strategy, level);
+    record.decided_ahead = ahead != nullptr;
     // The features again only where they are needed: samples, or a level no model priced.
     const Resolved& model = model_of(&strategy);
     const bool unpriced = !choice.priced && model.fit != nullptr;
     strategies::CostFeatures features;
     if (samples_ != nullptr || unpriced) features = strategy.cost_features(state, stats_);
+    // Level 0's extra (first_level_extra_us_), or where it was decided ahead its own.
+    const double extra = level != 0 ? 0.0 : ahead != nullptr ? ahead_level_extra_us_ : first_level_extra_us_;
     if (choice.priced) {
-      record.predicted_us = choice.predicted_us;
+      record.predicted_us = choice.predicted_us + (ahead != nullptr ? extra - ahead->extra_us : 0.0);
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
       record.predicted_us = predict_decided_us(correction_slot(&strategy), strategy, features, state.frontier_edges,
                                                placement.location, level) +
-                            first_level_extra(level);
+                            extra;
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
     // Two clock reads a level, before the run and after it, and one before a conversion.
@@ -2117,10 +2122,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     // The corrections learn the strategy's part of the level: at level 0 the first decision's
     // extra is left out of the price (first_level_extra_us_) and of the measured time (this
     // level's own executor time beyond the models' level overhead).
-    const double extra = first_level_extra(level);
     const double measured_extra =
         level == 0 && models_ != nullptr ? std::max(0.0, record.executor_us - level_overhead_us()) : 0.0;
-    if (level == 0) learn_first_level(measured_extra);
+    if (level == 0) learn_first_level(measured_extra, ahead != nullptr);
     // A decided level's correction learns what it scales (predict_level_us): the learned
     // overhead's excess over calibration's comes off the price and the time alike.
     const double excess = models_ != nullptr && !host_run_priced ? level_overhead_excess_us() : 0.0;
@@ -2263,14 +2267,63 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   warm_first_decision(source);
 }
 
+void Executor::reset_bfs_pricing() {
+  handed_back_ = nullptr;
+  after_run_ = false;
+  for (auto& shifts : host_leave_shift_) shifts.fill(0.0);
+  surprise_.assign(strategies_.size(), 1.0);
+  host_pace_ = HostPace{};
+  previous_frontiers_ = {};
+}
+
 void Executor::warm_first_decision(VertexId source) {
   if (models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_) return;
+  // Priced as the next BFS's level 0 will be: without this BFS's surprises and host pace.
+  reset_bfs_pricing();
   const std::size_t in_use = active_profile_;
-  use_profile(0);  // a BFS starts with the smallest
+  // As execute_levels starts a BFS from source: its component's profile, else the smallest.
+  // frontier_state reads the source's neighbourhood from h_order[0], this BFS's source still.
+  const std::size_t own = component_profile(source);
+  use_profile(own < profiles_.size() ? own : 0);
   const Placement placement;
-  const strategies::FrontierState state = frontier_state(0, 1, 1, buffers_.graph().out_degree(source), 0, placement);
-  warm_choice_ = choose(state, placement).strategy;
+  const EdgeOffset out_degree = buffers_.graph().out_degree(source);
+  const strategies::FrontierState state = frontier_state(0, 1, 1, out_degree, 0, placement);
+  const Choice choice = choose(state, placement);
+  warm_choice_ = choice.strategy;
+  if (samples_ == nullptr && choice.priced) keep_first_choice(out_degree, choice);
   use_profile(in_use);
+}
+
+const Executor::FirstChoice* Executor::first_choice_for(EdgeOffset out_degree) const {
+  if (models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_ || samples_ != nullptr ||
+      options_.flags == PlanFlags::Exhaustive) {
+    return nullptr;
+  }
+  for (const FirstChoice& f : first_choices_) {
+    if (f.profile != active_profile_ || f.out_degree != out_degree) continue;
+    // Where this BFS may explore and that decision had a candidate to explore, it decides.
+    return f.settled && !(explore_first_level_ && f.choice.explorable) ? &f : nullptr;
+  }
+  return nullptr;
+}
+
+void Executor::keep_first_choice(EdgeOffset out_degree, const Choice& choice) {
+  auto kept = std::find_if(first_choices_.begin(), first_choices_.end(), [&](const FirstChoice& f) {
+    return f.profile == active_profile_ && f.out_degree == out_degree;
+  });
+  FirstChoice entry;
+  entry.profile = active_profile_;
+  entry.out_degree = out_degree;
+  entry.choice = choice;
+  entry.choice.explore_bonus_us = 0.0;
+  entry.extra_us = first_level_extra_us_;  // in its price (choose_by_model)
+  if (kept != first_choices_.end()) {
+    entry.settled = kept->choice.strategy == choice.strategy;
+    first_choices_.erase(kept);
+  } else if (first_choices_.size() == kFirstChoices) {
+    first_choices_.erase(first_choices_.begin());  // the least recently decided
+  }
+  first_choices_.push_back(std::move(entry));  // the most recent last
 }
 
 Executor::LevelDraft& Executor::draft(std::size_t index) {
@@ -2294,6 +2347,9 @@ void Executor::write_records(std::size_t used, BfsResult& result) {
     r.reason = d.reason;
     // After the choice's reason, which is prepended once the BFS is timed (pending_reasons_).
     if (d.from_gate) r.reason += "; launched ahead by the level before, its gate opened by this decision";
+    if (d.decided_ahead) {
+      r.reason += "; decided ahead: the level-0 choice after the last BFS from a source of this out-degree";
+    }
     if (d.runner_up != nullptr) r.runner_up = d.runner_up;
     r.runner_up_predicted_us = d.runner_up_predicted_us;
     r.predicted_us = d.predicted_us;

@@ -351,6 +351,9 @@ class Executor {
     double stay_margin_us = std::numeric_limits<double>::quiet_NaN();
     // Explored instead of the cheapest (explore_first_level_): the allowance it was given, us.
     double explore_bonus_us = 0.0;
+    // The full decision: a candidate other than the cheapest was priced within kExploreWithin
+    // of it (one explore_first_level_ could have run instead).
+    bool explorable = false;
     bool priced = false;           // predicted_us and predicted_conversion_us are the models'
     bool persistence = false;      // priced by persistence: a run goes without a hand-back table
     bool deferred_reason = false;  // reason is empty; model_reason holds it
@@ -513,9 +516,11 @@ class Executor {
                                             strategies::Location location) const;
   // The frontier about to be expanded: visited = vertices discovered so far (end of the visit
   // order), edges_out_of_reached = arcs out of the frontiers already expanded.
+  // profile: with the sampled profile's features (the decision's; without, what a level's
+  // record and the corrections read).
   strategies::FrontierState frontier_state(int level, VertexId frontier_vertices, VertexId visited,
                                            EdgeOffset frontier_edges, EdgeOffset edges_out_of_reached,
-                                           const Placement& placement) const;
+                                           const Placement& placement, bool profile = true) const;
   // The sampled profile's levels as frontier states (unvisited counts from the profile's prefix).
   std::vector<strategies::FrontierState> profile_states() const;
   // Features from the sampled BFS's level profile_level (bottom-up scans, discoveries), for a
@@ -587,6 +592,31 @@ class Executor {
   // had not done this, 0.6-1.4 us where it had (medians per graph, five graphs, alternate BFSs
   // of one process; H100 host, 2026-11-26).
   void warm_first_decision(VertexId source);
+  // What a BFS's prices carry from its own levels (surprise_, host_pace_, host_leave_shift_,
+  // the run handed back, the last frontiers), cleared for a BFS's start.
+  void reset_bfs_pricing();
+  // Level 0's decision made ahead. That decision after a BFS (warm_first_decision, which made
+  // it only to warm the host's caches until 2026-11-28) is kept, with the profile the BFS
+  // started with and its source's out-degree, and a later BFS whose source has that
+  // out-degree and starts with that profile takes it instead of deciding on its own level 0
+  // (executor time there 1.9-3.2 us, the decision 1.2-2.1 of it, medians by graph; H100
+  // host, 2026-11-28): the choice of the last BFS from such a source, made with every
+  // correction learned up to it. Not where this BFS may explore a candidate that decision
+  // priced within kExploreWithin of its cheapest, and not once the decisions for one key
+  // disagreed (two sources of one out-degree whose neighbourhoods differ, or corrections that
+  // moved) until two in a row agree again (settled). The level's price is that decision's.
+  struct FirstChoice {
+    std::size_t profile = 0;    // active_profile_ at the decision
+    EdgeOffset out_degree = 0;  // the source's
+    Choice choice;
+    double extra_us = 0.0;  // the decision's level-0 extra in choice.predicted_us (first_level_extra_us_)
+    bool settled = true;    // the last two decisions for this key agreed (or there was one)
+  };
+  static constexpr std::size_t kFirstChoices = 64;  // keys kept, the least recently decided dropped
+  std::vector<FirstChoice> first_choices_;
+  // The settled choice for a BFS starting now from a source of out_degree (nullptr: decide).
+  const FirstChoice* first_choice_for(EdgeOffset out_degree) const;
+  void keep_first_choice(EdgeOffset out_degree, const Choice& choice);
   // A BFS whose learning (learn_reach_set, learn_profile, learn_corrections) took longer than
   // rewarm_after_us_ and than the BFS (set_rewarm_after) runs one untimed BFS from its source
   // after it: the next BFS then starts warm, as after any BFS. The first learning of a component
@@ -789,6 +819,7 @@ class Executor {
     double time_us = 0.0, device_us = 0.0, conversion_us = 0.0, executor_us = 0.0;
     std::string reason;  // a choice's own reason (empty where pending_reasons_ holds it)
     bool from_gate = false;  // its kernel was queued by the level before (LevelContext::launch_ahead)
+    bool decided_ahead = false;  // level 0's choice was first_choice_for's
   };
   std::vector<LevelDraft> drafts_;
   LevelDraft& draft(std::size_t index);  // drafts_[index] reset (appended at the end)
@@ -1128,6 +1159,13 @@ class Executor {
   std::array<double, kFirstLevelWindow> first_level_extras_{};
   std::size_t first_level_seen_ = 0;  // BFSs observed, of which the last kFirstLevelWindow are kept
   double first_level_extra_us_ = 0.0;
+  // The same for a level 0 decided ahead (first_choice_for), whose executor time holds no
+  // decision: its price takes this instead of the decision's extra (0 until one is seen). With
+  // the decision's, email-Enron's host levels 0 of 0.8-1.5 us were priced 2.3-4.8 (H100,
+  // 2026-11-28).
+  std::array<double, kFirstLevelWindow> ahead_level_extras_{};
+  std::size_t ahead_level_seen_ = 0;
+  double ahead_level_extra_us_ = 0.0;
   bool first_level_skip_ = true;  // the first BFS since set_models is left out
   double first_level_extra(int level) const { return level == 0 ? first_level_extra_us_ : 0.0; }
   // The executor's own time at a decided level after level 0 (its decision, the level's
@@ -1165,7 +1203,8 @@ class Executor {
   // whether level_overhead_us() moved.
   bool learn_level_overhead();
   // extra_us: this BFS's level-0 executor time beyond level_overhead_us.
-  void learn_first_level(double extra_us);
+  // ahead: level 0 was decided ahead (its own window).
+  void learn_first_level(double extra_us, bool ahead);
   bool past_first_bfs_ = false;  // the first BFS since set_models teaches nothing, unless warmed_
   bool warmed_ = false;          // a BFS has run (the plan's sampled BFS)
   std::vector<Observation> observations_;

@@ -492,6 +492,32 @@ TEST_CASE("the plan's sampled BFSs price the one-block loop's carried levels of 
   CHECK(median_log_ratio[1] > -0.5);  // not priced past the time
 }
 
+TEST_CASE("a BFS from a source of an out-degree a BFS before had takes the level-0 choice made after that BFS") {
+  // Executor::first_choice_for: the decision made after a BFS for its own source, kept by the
+  // profile the BFS started with and the source's out-degree, decides a later BFS's level 0
+  // from a source of that out-degree (the log says so) where the last two such decisions
+  // agreed. A uniform graph's sources have out-degree 8 (7 to 9: few keys); each result is checked.
+  const abfs::Graph g = abfs::generate_uniform(50000, 8, 5);
+  abfs::Plan plan = plan_for(g, {"cost models", {}});
+  const std::vector<abfs::VertexId> sources = abfs::test::sample_sources(g, 6);
+  abfs::BfsResult r;
+  int ahead = 0, runs = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (abfs::VertexId s : sources) {
+      plan.execute(s, r);
+      abfs::test::check_bfs(g, s, r);
+      REQUIRE(!r.levels.empty());
+      const bool decided_ahead = r.levels.front().reason.find("decided ahead") != std::string::npos;
+      ahead += decided_ahead ? 1 : 0;
+      ++runs;
+      CHECK(r.levels.front().predicted_us > 0.0);  // that decision's price
+      for (std::size_t k = 1; k < r.levels.size(); ++k) CHECK(r.levels[k].reason.find("decided ahead") == std::string::npos);
+    }
+  }
+  INFO(ahead << " of " << runs << " BFSs took their level 0's choice made ahead");
+  CHECK(ahead >= runs / 2);
+}
+
 TEST_CASE("a plan's rehearsals teach its corrections before its first BFS") {
   // cpu_expand's model at a tenth of the device's wisdom, as in the host pace's case: a plan's
   // first BFS with no rehearsal runs the host's route at 1.7x its price (at a fifth with the
