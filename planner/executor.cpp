@@ -2289,7 +2289,6 @@ void Executor::warm_first_decision(VertexId source) {
   const EdgeOffset out_degree = buffers_.graph().out_degree(source);
   const strategies::FrontierState state = frontier_state(0, 1, 1, out_degree, 0, placement);
   const Choice choice = choose(state, placement);
-  warm_choice_ = choice.strategy;
   if (samples_ == nullptr && choice.priced) keep_first_choice(out_degree, choice);
   use_profile(in_use);
 }

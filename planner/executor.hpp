@@ -586,11 +586,12 @@ class Executor {
   const strategies::Strategy* warm_choice_ = nullptr;  // the warmed decision's, kept so it is made
   void warm_next_decision();
   static void warm_next_decision_of(void* executor) { static_cast<Executor*>(executor)->warm_next_decision(); }
-  // After a BFS: the next BFS's level-0 decision made once, for a source of `source`'s degree, so
-  // that its code and data are in the host's caches again after the results were gathered
-  // (warm_choice_ keeps it). The first decision took 1.7-5.2 us where the previous BFS's end
-  // had not done this, 0.6-1.4 us where it had (medians per graph, five graphs, alternate BFSs
-  // of one process; H100 host, 2026-11-26).
+  // After a BFS: the level-0 decision for its source made once more, with what the BFS taught
+  // and from the profile a BFS from it starts with, so that its code and data are in the host's
+  // caches again after the results were gathered, and kept for later BFSs from sources of that
+  // out-degree (keep_first_choice, below). The first decision took 1.7-5.2 us where the
+  // previous BFS's end had not done this, 0.6-1.4 us where it had (medians per graph, five
+  // graphs, alternate BFSs of one process; H100 host, 2026-11-26).
   void warm_first_decision(VertexId source);
   // What a BFS's prices carry from its own levels (surprise_, host_pace_, host_leave_shift_,
   // the run handed back, the last frontiers), cleared for a BFS's start.
