@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <set>
 #include <string>
 
 namespace {
@@ -271,6 +272,37 @@ TEST_CASE("an executor without a device runs no untimed BFS after a BFS's learni
     CHECK(result.levels.back().reason.find("untimed BFS") == std::string::npos);
   }
   CHECK(executor.rewarms() == 0);
+}
+
+TEST_CASE("level 0 is decided ahead for a source of an out-degree and profile a BFS before had, and only there") {
+  // Executor::first_choice_for: a BFS's end keeps the decision for its source's level 0 by the
+  // profile a BFS from it starts with and its out-degree; a later BFS from a source with both
+  // takes it (the log says so) and no other does. On a grid the corners have out-degree 2, the
+  // border 3, the inside 4; one component, one profile.
+  const abfs::Graph g = abfs::generate_grid(32, 32);
+  abfs::detail::Executor executor(g, host_only(), false);
+  executor.set_level_profile(executor.sample_levels(0));
+  executor.set_models(hundredfold_too_fast_models(g), "test");
+  std::set<abfs::EdgeOffset> seen;  // out-degrees a BFS before had
+  int ahead = 0;
+  for (const abfs::VertexId source : {abfs::VertexId{500}, abfs::VertexId{0}, abfs::VertexId{530},
+                                      abfs::VertexId{31}, abfs::VertexId{5}, abfs::VertexId{600}, abfs::VertexId{6}}) {
+    CAPTURE(source);
+    abfs::BfsResult result;
+    executor.execute(source, result);
+    abfs::test::check_bfs(g, source, result);
+    REQUIRE_FALSE(result.levels.empty());
+    const bool decided_ahead = result.levels.front().reason.find("decided ahead") != std::string::npos;
+    // One strategy: the decisions for a key always agree, so every repeated key takes its own.
+    CHECK(decided_ahead == (seen.count(g.out_degree(source)) == 1));
+    CHECK(result.levels.front().predicted_us > 0.0);
+    for (std::size_t k = 1; k < result.levels.size(); ++k) {
+      CHECK(result.levels[k].reason.find("decided ahead") == std::string::npos);
+    }
+    ahead += decided_ahead ? 1 : 0;
+    seen.insert(g.out_degree(source));
+  }
+  CHECK(ahead == 4);  // 530 after 500 (4), 31 after 0 (2), 600 after 530 (4), 6 after 5 (3)
 }
 
 TEST_CASE("online correction learns a model's systematic error from the BFSs a plan ran") {
