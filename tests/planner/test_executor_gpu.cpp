@@ -496,7 +496,7 @@ TEST_CASE("a BFS from a source of an out-degree a BFS before had takes the level
   // Executor::first_choice_for: the decision made after a BFS for its own source, kept by the
   // profile the BFS started with and the source's out-degree, decides a later BFS's level 0
   // from a source of that out-degree (the log says so) where the last two such decisions
-  // agreed. A uniform graph's sources have out-degree 8 (7 to 9: few keys); each result is checked.
+  // agreed. A uniform graph's sources have out-degree 7 or 8 (few keys); each result is checked.
   const abfs::Graph g = abfs::generate_uniform(50000, 8, 5);
   abfs::Plan plan = plan_for(g, {"cost models", {}});
   const std::vector<abfs::VertexId> sources = abfs::test::sample_sources(g, 6);
