@@ -43,9 +43,8 @@ __device__ inline bool pass_gate(const unsigned int* host_gate, unsigned int* de
     open = seen == sequence;
   }
   __syncthreads();
-  const bool pass = open;
-  __syncthreads();  // every thread has read it before the block reuses shared memory
-  return pass;
+  // `open` is this function's own shared variable, written once a launch: no second barrier.
+  return open;
 }
 
 }  // namespace abfs::detail
