@@ -2030,8 +2030,16 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     if (samples_ != nullptr || unpriced) features = strategy.cost_features(state, stats_);
     // Level 0's extra (first_level_extra_us_), or where it was decided ahead its own.
     const double extra = level != 0 ? 0.0 : ahead != nullptr ? ahead_level_extra_us_ : first_level_extra_us_;
+    // What the price below was raised to, for a level 0 decided ahead whose negative extra would
+    // take it under its floor; the corrections learn from the price before (learn_level).
+    double price_floor_lift = 0.0;
     if (choice.priced) {
       record.predicted_us = choice.predicted_us + (ahead != nullptr ? extra - ahead->extra_us : 0.0);
+      if (ahead != nullptr) {  // a correction's floor: 1/8 of its price without the decision's extra
+        const double floor_us = (choice.predicted_us - ahead->extra_us) / 8.0;
+        price_floor_lift = std::max(0.0, floor_us - record.predicted_us);
+        record.predicted_us += price_floor_lift;
+      }
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
       record.predicted_us = predict_decided_us(correction_slot(&strategy), strategy, features, state.frontier_edges,
@@ -2121,15 +2129,26 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
 
     // The corrections learn the strategy's part of the level: at level 0 the first decision's
     // extra is left out of the price (first_level_extra_us_) and of the measured time (this
-    // level's own executor time beyond the models' level overhead).
-    const double measured_extra =
-        level == 0 && models_ != nullptr ? std::max(0.0, record.executor_us - level_overhead_us()) : 0.0;
+    // level's own executor time beyond the models' level overhead). A level 0 decided ahead
+    // makes no decision, so its executor time is below that overhead, which its price (the
+    // decision's) holds: its extra is negative, the part of the overhead it did not pay. Held
+    // at 0 (until 2026-11-28), its price kept the learned overhead of a decided level: host
+    // levels 0 decided ahead priced 3.1-3.9 us took 1.0-2.1 (email-Enron, cnr-2000; a decided
+    // level's executor time 2.8-3.2 us, theirs 0.4-0.8), 6.5-7.9 took 1.0-2.5 (luxembourg_osm,
+    // 5.5 against 0.4-1.3), and the strategy's part they taught the corrections was that much
+    // short (H200 host, 2026-11-28).
+    double measured_extra = 0.0;
+    if (level == 0 && models_ != nullptr) {
+      const double beyond_overhead_us = record.executor_us - level_overhead_us();
+      measured_extra = ahead != nullptr ? beyond_overhead_us : std::max(0.0, beyond_overhead_us);
+    }
     if (level == 0) learn_first_level(measured_extra, ahead != nullptr);
     // A decided level's correction learns what it scales (predict_level_us): the learned
     // overhead's excess over calibration's comes off the price and the time alike.
     const double excess = models_ != nullptr && !host_run_priced ? level_overhead_excess_us() : 0.0;
     auto learn_level = [&](double measured_us) {
-      const double predicted_us = record.predicted_us - extra - (host_run_priced ? level_overhead_us() : 0.0);
+      const double predicted_us =
+          record.predicted_us - price_floor_lift - extra - (host_run_priced ? level_overhead_us() : 0.0);
       const double strategy_us =
           std::max(0.0, measured_us - measured_extra - (host_run_priced ? record.executor_us : 0.0));
       const double scaled_us = predicted_us / surprise - excess;

@@ -1163,7 +1163,8 @@ class Executor {
   // The same for a level 0 decided ahead (first_choice_for), whose executor time holds no
   // decision: its price takes this instead of the decision's extra (0 until one is seen). With
   // the decision's, email-Enron's host levels 0 of 0.8-1.5 us were priced 2.3-4.8 (H100,
-  // 2026-11-28).
+  // 2026-11-28). Negative where such a level's executor time is below level_overhead_us (the
+  // decision's part of that overhead, which the decision's price holds: execute_levels).
   std::array<double, kFirstLevelWindow> ahead_level_extras_{};
   std::size_t ahead_level_seen_ = 0;
   double ahead_level_extra_us_ = 0.0;
@@ -1203,7 +1204,8 @@ class Executor {
   // Adds the last BFS's decided levels after level 0 (level_overheads_) to the window; returns
   // whether level_overhead_us() moved.
   bool learn_level_overhead();
-  // extra_us: this BFS's level-0 executor time beyond level_overhead_us.
+  // extra_us: this BFS's level-0 executor time beyond level_overhead_us (below it, negative,
+  // for a level decided ahead).
   // ahead: level 0 was decided ahead (its own window).
   void learn_first_level(double extra_us, bool ahead);
   bool past_first_bfs_ = false;  // the first BFS since set_models teaches nothing, unless warmed_

@@ -305,6 +305,44 @@ TEST_CASE("level 0 is decided ahead for a source of an out-degree and profile a 
   CHECK(ahead == 4);  // 530 after 500 (4), 31 after 0 (2), 600 after 530 (4), 6 after 5 (3)
 }
 
+TEST_CASE("a level 0 decided ahead is priced without the decision's part of the level overhead") {
+  // A decided level's price holds the executor's overhead a level (level_overhead_us), most of
+  // it the decision; a level 0 decided ahead makes none. With an overhead of 200 us that no
+  // level pays, its price must fall once one such level was seen (its extra: its executor time
+  // less that overhead, negative), held at 1/8 of the decision's; left at the decision's it
+  // would stay near 200 us.
+  const abfs::Graph g = abfs::generate_grid(32, 32);
+  abfs::detail::Executor executor(g, host_only(), false);
+  executor.set_level_profile(executor.sample_levels(0));
+  auto models = hundredfold_too_fast_models(g);
+  models->level_overhead_us = 200.0;
+  executor.set_models(models, "test");
+  int ahead = 0;
+  const std::string chosen = "cheapest: cpu_expand ";
+  for (const abfs::VertexId source : {abfs::VertexId{500}, abfs::VertexId{530}, abfs::VertexId{600},
+                                      abfs::VertexId{700}, abfs::VertexId{900}}) {
+    CAPTURE(source);
+    abfs::BfsResult result;
+    executor.execute(source, result);
+    abfs::test::check_bfs(g, source, result);
+    REQUIRE_FALSE(result.levels.empty());
+    const abfs::LevelRecord& first = result.levels.front();
+    CAPTURE(first.reason);
+    CAPTURE(first.predicted_us);
+    if (first.reason.find("decided ahead") == std::string::npos) continue;
+    ++ahead;
+    // The decision's price of the level, as its reason gives it.
+    const std::size_t at = first.reason.find(chosen);
+    REQUIRE(at != std::string::npos);
+    const double decision_us = std::stod(first.reason.substr(at + chosen.size()));
+    CHECK(decision_us > 1.0);
+    CHECK(first.predicted_us > 0.0);
+    // The first such level is priced before any was seen (an extra of 0); the later ones not.
+    if (ahead > 1) CHECK(first.predicted_us <= decision_us / 4.0);
+  }
+  CHECK(ahead == 4);  // every source after the first: the inside of the grid, out-degree 4
+}
+
 TEST_CASE("online correction learns a model's systematic error from the BFSs a plan ran") {
   const abfs::Graph g = abfs::generate_grid(64, 64);
   const auto models = hundredfold_too_fast_models(g);
