@@ -16,8 +16,8 @@ stands (carried by a run, level 0, the first after host or after device levels; 
 thirty-fifth session's runs the carried levels matched within 1 us, level 0 and the starts after
 host levels did not). Then the per-level prediction error |predicted - measured| / measured
 (predictions and times with their conversions, as `abfs compare` computes it): median, 90th
-percentile, and the kinds of level most often over 40% (strategy; decided, continued in a run,
-or with a conversion; the measured time's range).
+percentile, and the kinds of level most often over 40% (strategy; decided, decided ahead,
+continued in a run, or with a conversion; the measured time's range).
 
 With --by-bfs STRATEGY, per adaptive BFS the median measured / predicted ratio of the levels
 STRATEGY's runs carried, by size class of the frontier's arcs (powers of 4, as the online
@@ -166,6 +166,8 @@ def kind(level):
         how = "continued"
     elif level["conversion_us"] > 0.0:
         how = "converted"
+    elif "decided ahead" in level["reason"]:
+        how = "decided ahead"  # level 0 taking the choice made after an earlier BFS
     else:
         how = "decided"
     us = level_us(level)
