@@ -309,8 +309,8 @@ TEST_CASE("a level 0 decided ahead is priced without the decision's part of the 
   // A decided level's price holds the executor's overhead a level (level_overhead_us), most of
   // it the decision; a level 0 decided ahead makes none. With an overhead of 200 us that no
   // level pays, its price must fall once one such level was seen (its extra: its executor time
-  // less that overhead, negative), held at 1/8 of the decision's; left at the decision's it
-  // would stay near 200 us.
+  // less that overhead, negative), held at 1/8 of the decision's; with the decision's extra
+  // (before 2026-11-28) it stayed at the decision's price.
   const abfs::Graph g = abfs::generate_grid(32, 32);
   abfs::detail::Executor executor(g, host_only(), false);
   executor.set_level_profile(executor.sample_levels(0));
