@@ -370,10 +370,7 @@ void BfsBuffers::cancel_gate() noexcept {
 double BfsBuffers::wait_counters(unsigned int sequence) {
   // A kernel queued ahead of the level waited for would hold it back for ever.
   if (gate_owner_ != nullptr && static_cast<int>(sequence - gate_sequence_) > 0) cancel_gate();
-  if (level_end_event_ != nullptr && !level_end_marked_) {  // while the device runs the level
-    level_end_event_->record(stream());
-    ++level_end_records_;
-  }
+  if (!level_end_marked_) mark_level_end();  // while the device runs the level
   level_end_marked_ = false;
   if (wait_work_ != nullptr) {
     void (*work)(void*) = wait_work_;
