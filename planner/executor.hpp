@@ -999,12 +999,13 @@ class Executor {
   // vertex on the host on cnr-2000, 1-2 predicted), a device level where a device-driven run
   // stopped before the BFS ended (outgrown, handed back: privatized_queue there took 43 us
   // beyond its expansion kernel against 23 elsewhere, medians, H100, 2026-11-24), a grid level
-  // a dynamic_parallel run carried, and one of a lane a vertex (carried_group); the upload
-  // slot's: see upload_group.
+  // a dynamic_parallel run carried, one of a lane a vertex (carried_group), and a bottom-up
+  // level launched ahead by the level before (kFromGate: its launch was paid while that level
+  // ran); the upload slot's: see upload_group.
   static constexpr int kSizeClasses = 12;
-  static constexpr int kGroups = 7;
+  static constexpr int kGroups = 8;
   static constexpr int kPlain = 0, kCarried = 1, kAfterMove = 2, kFirstLevel = 3, kAfterRun = 4, kCarriedGrid = 5,
-                       kCarriedGridGathered = 6;
+                       kCarriedGridGathered = 6, kFromGate = 7;
   // A carried level's group, from whether it is a dynamic_parallel grid level and its frontier.
   // dynamic_parallel's grid levels are corrected apart from the one-block loop's: sharing a
   // size class, cnr-2000's one-block levels of 4,000-8,000 arcs (priced 7.4 us, took 9.6)
@@ -1073,15 +1074,17 @@ class Executor {
   // A decided level's group (host_run_level's, else level_group's) and predicted time by s
   // (the executor's overhead and the group's online correction included; not the surprise
   // factor or level 0's first-level extra). slot: s's index in strategies_.
+  // A level s runs from the gate the level before armed for it (launch_ahead) is kFromGate.
   int decided_group(const strategies::Strategy& s, strategies::Location location, int level) const {
-    return host_run_level(s, location, level) ? kCarried : level_group(s, location, level, after_run_);
+    if (host_run_level(s, location, level)) return kCarried;
+    return buffers_.gate_armed_for(&s, level) ? kFromGate : level_group(s, location, level, after_run_);
   }
   double predict_decided_us(std::size_t slot, const strategies::Strategy& s, const strategies::CostFeatures& f,
                             EdgeOffset frontier_edges, strategies::Location location, int level) const {
     if (host_run_level(s, location, level)) {
       return predict_carried_us(s, f, frontier_edges) + level_overhead_us();
     }
-    return predict_level_us(slot, f, frontier_edges, level_group(s, location, level, after_run_));
+    return predict_level_us(slot, f, frontier_edges, decided_group(s, location, level));
   }
   // The group of level `level` when s runs it with the frontier at `location` (a move
   // first? right after a device-driven run stopped?). A device level 0 is a BFS's first level
