@@ -1574,7 +1574,8 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     c.level_us = predict_decided_us(i, *s, s->cost_features(state, stats_), state.frontier_edges,
                                     placement.location, state.level);
     c.surprise = surprise_at(i);
-    c.level_us = c.level_us * c.surprise + first_level_extra(state.level);
+    // Level 0's extra may be negative (execute_levels): the price is held at 0.
+    c.level_us = std::max(0.0, c.level_us * c.surprise + first_level_extra(state.level));
     c.conversion_us = conversion_us(*s, from, converted);
     // A device-driven run carries the following levels too; every candidate is charged what
     // finishing the BFS from where it leaves the frontier costs (the profile's cost to go).
@@ -2147,12 +2148,14 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     // levels 0 decided ahead priced 3.1-3.9 us took 1.0-2.1 (email-Enron, cnr-2000; a decided
     // level's executor time 2.8-3.2 us, theirs 0.4-0.8), 6.5-7.9 took 1.0-2.5 (luxembourg_osm,
     // 5.5 against 0.4-1.3), and the strategy's part they taught the corrections was that much
-    // short (H200 host, 2026-11-28).
-    double measured_extra = 0.0;
-    if (level == 0 && models_ != nullptr) {
-      const double beyond_overhead_us = record.executor_us - level_overhead_us();
-      measured_extra = ahead != nullptr ? beyond_overhead_us : std::max(0.0, beyond_overhead_us);
-    }
+    // short (H200 host, 2026-11-28). A decided level 0's extra may be negative too: level 0's
+    // decision costs less than a later level's (no counters read back, a fresh profile match),
+    // and held at 0 the part it did not pay came off what its strategy's correction learned:
+    // cnr-2000's and ca-AstroPh-lcc's decided host levels 0 (executor time 1.4-2.6 us, under
+    // the learned overhead) drove the level-0 class's factor down until their levels 0
+    // decided ahead were priced 0.4-2.4 us where they took 0.9-4.1, 11 of 12 over 40% (H200,
+    // 2026-11-28).
+    const double measured_extra = level == 0 && models_ != nullptr ? record.executor_us - level_overhead_us() : 0.0;
     if (level == 0) learn_first_level(measured_extra, ahead != nullptr);
     // A decided level's correction learns what it scales (predict_level_us): the learned
     // overhead's excess over calibration's comes off the price and the time alike.

@@ -1154,11 +1154,12 @@ class Executor {
   // uniform:8388608:8 and its validation (the same steps that took 1.4 us at later levels;
   // H100 host, 2026-11-24). It is the same whichever strategy runs level 0, so it is added to
   // every candidate's price at level 0 (first_level_extra_us_: the lower median of the last
-  // kFirstLevelWindow BFSs' level-0 executor time beyond level_overhead_us, the first BFS
-  // after set_models left out) instead of being learned by each strategy's and size class's
-  // factor, and left out of their observations. Three BFSs: in `abfs compare` the time fell
-  // from 17-21 us in a round's first BFSs to 10-11 in the next round's (uniform:8388608:8), and
-  // a median of eight lagged a round behind (H100 host, 2026-11-24).
+  // kFirstLevelWindow BFSs' level-0 executor time beyond level_overhead_us, negative where it
+  // is below, the first BFS after set_models left out) instead of being learned by each
+  // strategy's and size class's factor, and left out of their observations. Three BFSs: in
+  // `abfs compare` the time fell from 17-21 us in a round's first BFSs to 10-11 in the next
+  // round's (uniform:8388608:8), and a median of eight lagged a round behind (H100 host,
+  // 2026-11-24).
   static constexpr std::size_t kFirstLevelWindow = 3;
   std::array<double, kFirstLevelWindow> first_level_extras_{};
   std::size_t first_level_seen_ = 0;  // BFSs observed, of which the last kFirstLevelWindow are kept

@@ -343,6 +343,38 @@ TEST_CASE("a level 0 decided ahead is priced without the decision's part of the 
   CHECK(ahead == 4);  // every source after the first: the inside of the grid, out-degree 4
 }
 
+TEST_CASE("a decided level 0 is priced without the part of the level overhead its decision did not pay") {
+  // Level 0's decision may cost less than the learned overhead of a decided level (no
+  // counters read back): its extra is then negative. With an overhead of 200 us that no level
+  // pays, a decided level 0 is priced with it until one such level was seen, and far below it
+  // after. With its extra held at 0 (before 2026-11-28), the part not paid came off what the
+  // level-0 class's correction learned from the first BFS: both prices were that factor's
+  // floor, 1/8 of the overhead (25.0 us).
+  const abfs::Graph g = abfs::generate_grid(32, 32);
+  abfs::detail::Executor executor(g, host_only(), false);
+  executor.set_level_profile(executor.sample_levels(0));
+  auto models = hundredfold_too_fast_models(g);
+  models->level_overhead_us = 200.0;
+  executor.set_models(models, "test");
+  // Out-degrees 2, 3 and 4: no level 0 is decided ahead. The first BFS since the models were set
+  // teaches nothing; the second's level 0 is priced before any was seen, the third's after.
+  std::vector<double> prices;
+  for (const abfs::VertexId source : {abfs::VertexId{0}, abfs::VertexId{1}, abfs::VertexId{500}}) {
+    CAPTURE(source);
+    abfs::BfsResult result;
+    executor.execute(source, result);
+    abfs::test::check_bfs(g, source, result);
+    REQUIRE_FALSE(result.levels.empty());
+    const abfs::LevelRecord& first = result.levels.front();
+    CAPTURE(first.reason);
+    CHECK(first.reason.find("decided ahead") == std::string::npos);
+    prices.push_back(first.predicted_us);
+  }
+  CHECK(prices[1] > 100.0);
+  CHECK(prices[2] > 0.0);
+  CHECK(prices[2] < 20.0);
+}
+
 TEST_CASE("online correction learns a model's systematic error from the BFSs a plan ran") {
   const abfs::Graph g = abfs::generate_grid(64, 64);
   const auto models = hundredfold_too_fast_models(g);
