@@ -305,6 +305,28 @@ TEST_CASE("level 0 is decided ahead for a source of an out-degree and profile a 
   CHECK(ahead == 4);  // 530 after 500 (4), 31 after 0 (2), 600 after 530 (4), 6 after 5 (3)
 }
 
+namespace {
+
+// Sets a host-only executor's profile and models with a level overhead of 200 us that no level
+// pays (its executor's own time is a few us).
+void set_unpaid_overhead_models(abfs::detail::Executor& executor, const abfs::Graph& g) {
+  executor.set_level_profile(executor.sample_levels(0));
+  auto models = hundredfold_too_fast_models(g);
+  models->level_overhead_us = 200.0;
+  executor.set_models(models, "test");
+}
+
+// Runs a BFS from source, checks its result, and returns its level 0's record.
+abfs::LevelRecord checked_level_0(abfs::detail::Executor& executor, const abfs::Graph& g, abfs::VertexId source) {
+  abfs::BfsResult result;
+  executor.execute(source, result);
+  abfs::test::check_bfs(g, source, result);
+  REQUIRE_FALSE(result.levels.empty());
+  return result.levels.front();
+}
+
+}  // namespace
+
 TEST_CASE("a level 0 decided ahead is priced without the decision's part of the level overhead") {
   // A decided level's price holds the executor's overhead a level (level_overhead_us), most of
   // it the decision; a level 0 decided ahead makes none. With an overhead of 200 us that no
@@ -313,20 +335,13 @@ TEST_CASE("a level 0 decided ahead is priced without the decision's part of the 
   // (before 2026-11-28) it stayed at the decision's price.
   const abfs::Graph g = abfs::generate_grid(32, 32);
   abfs::detail::Executor executor(g, host_only(), false);
-  executor.set_level_profile(executor.sample_levels(0));
-  auto models = hundredfold_too_fast_models(g);
-  models->level_overhead_us = 200.0;
-  executor.set_models(models, "test");
+  set_unpaid_overhead_models(executor, g);
   int ahead = 0;
   const std::string chosen = "cheapest: cpu_expand ";
   for (const abfs::VertexId source : {abfs::VertexId{500}, abfs::VertexId{530}, abfs::VertexId{600},
                                       abfs::VertexId{700}, abfs::VertexId{900}}) {
     CAPTURE(source);
-    abfs::BfsResult result;
-    executor.execute(source, result);
-    abfs::test::check_bfs(g, source, result);
-    REQUIRE_FALSE(result.levels.empty());
-    const abfs::LevelRecord& first = result.levels.front();
+    const abfs::LevelRecord first = checked_level_0(executor, g, source);
     CAPTURE(first.reason);
     CAPTURE(first.predicted_us);
     if (first.reason.find("decided ahead") == std::string::npos) continue;
@@ -352,20 +367,14 @@ TEST_CASE("a decided level 0 is priced without the part of the level overhead it
   // floor, 1/8 of the overhead (25.0 us).
   const abfs::Graph g = abfs::generate_grid(32, 32);
   abfs::detail::Executor executor(g, host_only(), false);
-  executor.set_level_profile(executor.sample_levels(0));
-  auto models = hundredfold_too_fast_models(g);
-  models->level_overhead_us = 200.0;
-  executor.set_models(models, "test");
-  // Out-degrees 2, 3 and 4: no level 0 is decided ahead. The first BFS since the models were set
-  // teaches nothing; the second's level 0 is priced before any was seen, the third's after.
+  set_unpaid_overhead_models(executor, g);
+  // Out-degrees 2, 3 and 4: no level 0 is decided ahead. The first BFS's level-0 extra is left
+  // out (the plan's first); the second's level 0 is priced before any was seen, the third's
+  // after.
   std::vector<double> prices;
   for (const abfs::VertexId source : {abfs::VertexId{0}, abfs::VertexId{1}, abfs::VertexId{500}}) {
     CAPTURE(source);
-    abfs::BfsResult result;
-    executor.execute(source, result);
-    abfs::test::check_bfs(g, source, result);
-    REQUIRE_FALSE(result.levels.empty());
-    const abfs::LevelRecord& first = result.levels.front();
+    const abfs::LevelRecord first = checked_level_0(executor, g, source);
     CAPTURE(first.reason);
     CHECK(first.reason.find("decided ahead") == std::string::npos);
     prices.push_back(first.predicted_us);
