@@ -241,10 +241,8 @@ double Executor::class_factor(std::size_t slot, std::size_t k) const {
     if (c.known[plain]) return std::max(group_factor, c.factor[plain]);
   }
   // A level launched ahead costs its plain level less the launch it did not wait for: until its
-  // class has learned a factor, the same size's plain one prices it. The group's fallback,
-  // learned from launched-ahead levels of other sizes, priced uniform:1048576:8's first such
-  // level of ~3 M arcs at 35 us where it took 43-45: the plan went bottom-up a level earlier
-  // than the per-level oracle (H200, 2026-11-28).
+  // class has learned a factor, the same size's plain one prices it (its price before the group
+  // was), not the group's fallback, which levels of other sizes set.
   if (group == kFromGate) {
     const std::size_t plain = kPlain * kSizeClasses + k % kSizeClasses;
     if (c.known[plain]) return c.factor[plain];
@@ -2148,9 +2146,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     // levels 0 decided ahead priced 3.1-3.9 us took 1.0-2.1 (email-Enron, cnr-2000; a decided
     // level's executor time 2.8-3.2 us, theirs 0.4-0.8), 6.5-7.9 took 1.0-2.5 (luxembourg_osm,
     // 5.5 against 0.4-1.3), and the strategy's part they taught the corrections was that much
-    // short (H200 host, 2026-11-28). A decided level 0's extra may be negative too: level 0's
-    // decision costs less than a later level's (no counters read back, a fresh profile match),
-    // and held at 0 the part it did not pay came off what its strategy's correction learned:
+    // short (H200 host, 2026-11-28). A decided level 0's extra may be negative too: its
+    // executor time may be below the overhead learned from later decided levels, and held at 0
+    // the part it did not pay came off what its strategy's correction learned:
     // cnr-2000's and ca-AstroPh-lcc's decided host levels 0 (executor time 1.4-2.6 us, under
     // the learned overhead) drove the level-0 class's factor down until their levels 0
     // decided ahead were priced 0.4-2.4 us where they took 0.9-4.1, 11 of 12 over 40% (H200,

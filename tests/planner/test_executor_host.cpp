@@ -359,8 +359,8 @@ TEST_CASE("a level 0 decided ahead is priced without the decision's part of the 
 }
 
 TEST_CASE("a decided level 0 is priced without the part of the level overhead its decision did not pay") {
-  // Level 0's decision may cost less than the learned overhead of a decided level (no
-  // counters read back): its extra is then negative. With an overhead of 200 us that no level
+  // Level 0's executor time may be below the learned overhead of a decided level: its extra
+  // is then negative. With an overhead of 200 us that no level
   // pays, a decided level 0 is priced with it until one such level was seen, and far below it
   // after. With its extra held at 0 (before 2026-11-28), the part not paid came off what the
   // level-0 class's correction learned from the first BFS: both prices were that factor's
