@@ -1208,9 +1208,8 @@ class Executor {
   // Adds the last BFS's decided levels after level 0 (level_overheads_) to the window; returns
   // whether level_overhead_us() moved.
   bool learn_level_overhead();
-  // extra_us: this BFS's level-0 executor time beyond level_overhead_us (below it, negative,
-  // for a level decided ahead).
-  // ahead: level 0 was decided ahead (its own window).
+  // extra_us: this BFS's level-0 executor time beyond level_overhead_us (negative where it is
+  // below). ahead: level 0 was decided ahead (its own window).
   void learn_first_level(double extra_us, bool ahead);
   bool past_first_bfs_ = false;  // the first BFS since set_models teaches nothing, unless warmed_
   bool warmed_ = false;          // a BFS has run (the plan's sampled BFS)
