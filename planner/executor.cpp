@@ -2040,16 +2040,13 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     if (samples_ != nullptr || unpriced) features = strategy.cost_features(state, stats_);
     // Level 0's extra (first_level_extra_us_), or where it was decided ahead its own.
     const double extra = level != 0 ? 0.0 : ahead != nullptr ? ahead_level_extra_us_ : first_level_extra_us_;
-    // What the price below was raised to, for a level 0 decided ahead whose negative extra would
-    // take it under its floor; the corrections learn from the price before (learn_level).
-    double price_floor_lift = 0.0;
+    // What the price below was raised to where level 0's negative extra would take it under its
+    // floor (0; for a level decided ahead, 1/8 of its price without the decision's extra, a
+    // correction's floor); the corrections learn from the price before (learn_level).
+    double floor_us = 0.0;
     if (choice.priced) {
       record.predicted_us = choice.predicted_us + (ahead != nullptr ? extra - ahead->extra_us : 0.0);
-      if (ahead != nullptr) {  // a correction's floor: 1/8 of its price without the decision's extra
-        const double floor_us = (choice.predicted_us - ahead->extra_us) / 8.0;
-        price_floor_lift = std::max(0.0, floor_us - record.predicted_us);
-        record.predicted_us += price_floor_lift;
-      }
+      if (ahead != nullptr) floor_us = (choice.predicted_us - ahead->extra_us) / 8.0;
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
       record.predicted_us = predict_decided_us(correction_slot(&strategy), strategy, features, state.frontier_edges,
@@ -2057,6 +2054,8 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
                             extra;
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
+    const double price_floor_lift = std::max(0.0, floor_us - record.predicted_us);
+    record.predicted_us += price_floor_lift;
     // Two clock reads a level, before the run and after it, and one before a conversion.
     const strategies::FrontierIo io = strategy.frontier_io();
     const bool converts = io.consumes_at != placement.location ||
