@@ -423,25 +423,37 @@ TEST_CASE("a host run prices its later levels at the pace its earlier levels of 
     }
     return true;
   };
-  // Two rounds of the two plans, each plan's lesser median kept: the host's speed moves between
-  // BFSs, now and then by more than the pace's 2x (one run of this case measured 2.63 unpaced
-  // and 3.59 paced, the paced BFS's levels at least 2.6x slower than the unpaced one's; three
-  // more, and `abfs run` on the same grid and wisdom, 2.41-2.62 -> 1.99-2.00 on the same
-  // all-host route; H100 host, 2026-11-27).
+  // Three rounds of the two plans, back to back, and the median of the rounds' differences: the
+  // host's speed moves between BFSs, now and then by more than the pace's 2x (one run of this
+  // case measured 2.63 unpaced and 3.59 paced, the paced BFS's levels at least 2.6x slower than
+  // the unpaced one's; three more, and `abfs run` on the same grid and wisdom, 2.41-2.62 ->
+  // 1.99-2.00 on the same all-host route; H100 host, 2026-11-27). Each plan's lesser median over
+  // two rounds, compared before, paired one round's unpaced BFS with another's paced one: 1.62 /
+  // 1.32 and 1.81 / 1.37 by round, differences 0.30 and 0.43, compared as 1.62 against 1.32
+  // (H200 host, 2026-11-28).
   const char* missing = "the host's route did not carry 60 levels: the case did not arise";
-  std::array<double, 2> median_log_ratio = first_bfs_log_ratios(g, wisdom, 50, missing, carried);
-  const std::array<double, 2> again = first_bfs_log_ratios(g, wisdom, 50, missing, carried);
-  INFO("median log(time / price), unpaced then paced, by round: " << median_log_ratio[0] << ", "
-                                                                   << median_log_ratio[1] << "; " << again[0] << ", "
-                                                                   << again[1]);
-  for (std::size_t p = 0; p < 2; ++p) median_log_ratio[p] = std::min(median_log_ratio[p], again[p]);
-  REQUIRE_MESSAGE(median_log_ratio[0] > std::log(2.5),
+  std::vector<std::array<double, 2>> rounds;
+  for (int round = 0; round < 3; ++round) rounds.push_back(first_bfs_log_ratios(g, wisdom, 50, missing, carried));
+  std::vector<double> unpaced, paced, difference;
+  std::string by_round;
+  for (const auto& m : rounds) {
+    unpaced.push_back(m[0]);
+    paced.push_back(m[1]);
+    difference.push_back(m[0] - m[1]);
+    by_round += std::to_string(m[0]) + " / " + std::to_string(m[1]) + "; ";
+  }
+  INFO("median log(time / price), unpaced / paced, by round: " << by_round);
+  auto median_of_3 = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[1];
+  };
+  REQUIRE_MESSAGE(median_of_3(unpaced) > std::log(2.5),
                   "host levels took under 2.5x their price: the case did not arise");
   // log 2 = 0.69 at the pace's limit; its prior (2 us of both) holds it lower over short levels,
   // and the two plans' routes differ: 1.68 -> 1.25 under compute-sanitizer (H100, 2026-11-27).
   // With the pace off, the two medians differ by the host's noise.
-  CHECK(median_log_ratio[1] < median_log_ratio[0] - 0.3);
-  CHECK(median_log_ratio[1] > -0.5);  // not priced past the time
+  CHECK(median_of_3(difference) > 0.3);
+  CHECK(median_of_3(paced) > -0.5);  // not priced past the time
 }
 
 TEST_CASE("a plan reports its construction phase by phase, in order, within its whole time") {
