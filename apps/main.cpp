@@ -497,7 +497,9 @@ int compare_command(const RunArgs& args, int rounds, const std::string& json_pat
   }
   bool all_valid = true;
   nlohmann::json failures = nlohmann::json::array();  // every result that failed validation
-  std::vector<abfs::BfsResult> auto_runs, oracle_runs;
+  // With --log, every plan's runs without their distances and parents: the adaptive plan's,
+  // the oracle's and the best single strategy's are written.
+  std::vector<std::vector<abfs::BfsResult>> logged(plans.size());
   std::vector<abfs::BfsResult> results(sources.size());
   for (int round = 0; round < rounds; ++round) {
     for (std::size_t turn = 0; turn < plans.size(); ++turn) {
@@ -523,18 +525,17 @@ int compare_command(const RunArgs& args, int rounds, const std::string& json_pat
             if (predicted > 0.0 && measured > 0.0) t.errors.push_back(std::abs(predicted - measured) / measured);
           }
         }
-        if (!args.log.empty() && (name == "auto" || name == "oracle")) {
-          (name == "auto" ? auto_runs : oracle_runs).push_back(run);
+        if (!args.log.empty()) {
+          abfs::BfsResult& kept = logged[p].emplace_back();
+          kept.source = run.source;
+          kept.total_ms = run.total_ms;
+          kept.oracle_ms = run.oracle_ms;
+          kept.vertices_reached = run.vertices_reached;
+          kept.edges_traversed = run.edges_traversed;
+          kept.levels = run.levels;
         }
       }
     }
-  }
-  if (!args.log.empty()) {
-    write_log(args.log, g, plans.front().device_name(), decisions, auto_runs);
-    const std::filesystem::path log(args.log);
-    const std::string oracle_log =
-        (log.parent_path() / (log.stem().string() + ".oracle" + log.extension().string())).string();
-    write_log(oracle_log, g, plans.front().device_name(), "oracle", oracle_runs);
   }
   if (const std::string saved = store.save_if_changed(0); !saved.empty()) {
     std::fprintf(stderr, "abfs: wisdom saved to %s\n", saved.c_str());
@@ -570,6 +571,21 @@ int compare_command(const RunArgs& args, int rounds, const std::string& json_pat
   };
   const Summary medians = summarize(median);
   const Summary means = summarize(mean);
+  if (!args.log.empty()) {
+    // FILE: the adaptive plan's levels; FILE's stem + .oracle: the oracle's; + .best: the best
+    // single strategy's (by the median), forced, to set its levels beside the plan's.
+    write_log(args.log, g, plans.front().device_name(), decisions, logged.front());
+    const std::filesystem::path log(args.log);
+    auto beside = [&](const std::string& tag) {
+      return (log.parent_path() / (log.stem().string() + "." + tag + log.extension().string())).string();
+    };
+    write_log(beside("oracle"), g, plans.front().device_name(), "oracle", logged.back());
+    const auto best = std::find(names.begin(), names.end(), medians.best_name);
+    if (best != names.end()) {
+      write_log(beside("best"), g, plans.front().device_name(), "forced " + medians.best_name,
+                logged[static_cast<std::size_t>(best - names.begin())]);
+    }
+  }
   for (const auto& t : timings) std::printf("  %-18s %10.3f ms (mean %.3f)\n", t.name.c_str(), median(t.ms), mean(t.ms));
   auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
   const auto& errors = timings.front().errors;
@@ -821,8 +837,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   compare->add_option("--json", compare_json, "also write the timings to FILE");
   compare->add_option("--log", compare_args.log,
-                      "write the adaptive plan's level records to FILE (.csv or .json) and the oracle's to "
-                      "FILE with .oracle before the extension");
+                      "write the adaptive plan's level records to FILE (.csv or .json), the oracle's to "
+                      "FILE with .oracle before the extension and the best single strategy's with .best");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
