@@ -42,7 +42,17 @@ plan's first records of runs to the end took +2 to +3 us over the trials' on ca-
 email-Enron, soc-Slashdot0902 and uk-2007-05@100000 (its decision's time), +7 to +14 us for
 starts after host levels, and cnr-2000's carried one-block levels +1.2 us each.
 
-Usage: bench/level_gap.py LOGDIR [--worst K] [--by-bfs STRATEGY] [--changes] [--runs]
+With --best, the plan's BFSs against the best single strategy's (levels_G.best.json, which
+`abfs compare --log` writes since 2026-11-28), paired by source and round (both logs hold the
+same sources in the same order): the BFSs where both ran the same route (the sequence of
+strategies; the commonest routes of each where some differ), and over those the plan's extra time (medians of the paired differences): the
+whole BFS, level 0 (with its conversion), the later levels by kind (the one-block loop's, grid
+levels, host levels, levels the plan decided), and outside the levels. In the sixty-fourth
+session's logs (H200) wave's grid levels ran ~0.2 us each slower in the plan than forced
+dynamic_parallel's on the same route (+5-6 us a BFS), whatever the hand-back table, the wait's
+work or the order the plans were built in.
+
+Usage: bench/level_gap.py LOGDIR [--worst K] [--by-bfs STRATEGY] [--changes] [--runs] [--best]
   (K: kinds of level listed per graph, default 3)
 """
 import argparse
@@ -235,6 +245,48 @@ def changes(adaptive):
     return starts, routes
 
 
+def route(run):
+    out = []
+    for level in run["levels"]:
+        if not out or out[-1] != level["strategy"]:
+            out.append(level["strategy"])
+    return tuple(out)
+
+
+def later_kind(level):
+    reason = level["reason"]
+    if reason.startswith("continued on the device (grid"):
+        return "grid"
+    if reason.startswith("continued on the device"):
+        return "one-block loop"
+    if reason.startswith("continued on the host"):
+        return "host"
+    return "decided"
+
+
+def against_best(adaptive, best):
+    """Pairs the plan's BFSs with the best single strategy's by position (same source, same
+    round); returns the pairs that ran one route, the paired count, and per part of the BFS
+    the plan's extra time (medians over the same-route pairs)."""
+    pairs = [(a, b) for a, b in zip(adaptive["runs"], best["runs"]) if a["source"] == b["source"]]
+    same = [(a, b) for a, b in pairs if route(a) == route(b)]
+    parts = collections.defaultdict(list)
+    for a, b in same:
+        def split(run):
+            out = collections.defaultdict(float)
+            levels = run["levels"]
+            out["level 0"] = level_us(levels[0])
+            for level in levels[1:]:
+                out[later_kind(level)] += level_us(level)
+            out["outside"] = 1000.0 * run["total_ms"] - sum(level_us(level) for level in levels)
+            out["BFS"] = 1000.0 * run["total_ms"]
+            return out
+        sa, sb = split(a), split(b)
+        for k in set(sa) | set(sb):
+            parts[k].append(sa[k] - sb[k])
+    return same, len(pairs), {k: statistics.median(v) for k, v in parts.items()}
+
+
 def quantile(values, q):
     # The rule abfs compare reports by (detail::quantile, planner/cost_model.cpp): nearest rank.
     s = sorted(values)
@@ -249,6 +301,7 @@ def main():
     parser.add_argument("--by-bfs", metavar="STRATEGY")
     parser.add_argument("--changes", action="store_true")
     parser.add_argument("--runs", action="store_true")
+    parser.add_argument("--best", action="store_true")
     args = parser.parse_args()
     pairs = sorted(glob.glob(os.path.join(args.logdir, "levels_*.oracle.json")))
     if not pairs:
@@ -302,6 +355,20 @@ def main():
                 print(f"  carried levels, plan - oracle: median {statistics.median(diffs):+.2f} us over "
                       f"{len(diffs)} levels; by place in the run " +
                       " ".join(f"{k}: {statistics.median(v):+.1f}" for k, v in sorted(carried.items())[:8]))
+        best_path = oracle_path.replace(".oracle.json", ".best.json")
+        if args.best and os.path.exists(best_path):
+            with open(best_path) as f:
+                best = json.load(f)
+            same, paired, parts = against_best(adaptive, best)
+            order = ["BFS", "level 0", "decided", "one-block loop", "grid", "host", "outside"]
+            extra = ", ".join(f"{k} {parts[k]:+.1f} us" for k in order if k in parts)
+            print(f"  against {best.get('decisions', 'the best single strategy')}: {len(same)} of {paired} "
+                  f"BFSs on the same route" + (f"; the plan's extra (medians): {extra}" if extra else ""))
+            if len(same) < paired:
+                def counts(log):
+                    c = collections.Counter(">".join(route(run)) for run in log["runs"])
+                    return ", ".join(f"{r} {n}" for r, n in c.most_common(3))
+                print(f"    routes: the plan's {counts(adaptive)}; forced {counts(best)}")
         if args.by_bfs:
             print(f"  {args.by_bfs}'s carried levels, measured / predicted by BFS (class: levels ratio):")
             for i, (source, classes) in enumerate(by_bfs(adaptive, args.by_bfs)):
