@@ -11,8 +11,9 @@
 #   ABFS_BIG_SOURCES x ABFS_BIG_ROUNDS). svg: JSON logs and SVGs of
 #   luxembourg_osm and kron:22.
 # OUT gets summary.txt, compare.txt, calibrate.txt, wisdom.yaml and logs.tar.gz (with the adaptive
-# and oracle level logs of every compared graph, kept across calls into the same OUT, and written
-# after each graph: a run cut short by an outer time limit keeps the graphs it finished).
+# plan's, the oracle's and the best single strategy's level logs of every compared graph, kept
+# across calls into the same OUT, and written after each graph: a run cut short by an outer time
+# limit keeps the graphs it finished).
 # bench/suite_verdict.py LOGS... marks each graph's targets in each run's logs.tar.gz and pooled
 # over runs (of one build and wisdom: one call's ratios move 5-15%).
 set -uo pipefail
