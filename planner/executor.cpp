@@ -1004,7 +1004,7 @@ void Executor::prepare_lookahead() {
         const bool gated = &s == pull_strategy_ && from == Place::DeviceBitmap && state.level > 0 && schedule_.empty();
         const int group = gated ? kFromGate : level_group(s, location_of(from), state.level);
         const double level_us = host_run ? predict_carried_us(s, f, state.frontier_edges)
-                                         : predict_level_us(k, f, state.frontier_edges, group);
+                                         : predict_level_us(k, f, correction_size(s, state), group);
         const double after = future_us(s, from, i + 1, nullptr, nullptr);
         const double total = level_us + conversion_us(s, from, converted[p]) + after;
         const double after_host = future_host_us(s, from, i + 1, false);
@@ -1015,7 +1015,7 @@ void Executor::prepare_lookahead() {
           // Where a run stops, the next device level is priced as one after a run (kAfterRun).
           const int stop_group = level_group(s, Location::Device, state.level, true);
           const double stop_level_us =
-              stop_group == group ? level_us : predict_level_us(k, features, state.frontier_edges, stop_group);
+              stop_group == group ? level_us : predict_level_us(k, features, correction_size(s, state), stop_group);
           const double leave = stop_group == group ? total : total - level_us + stop_level_us;
           const double leave_host_us = (on_host ? stop_level_us : 0.0) + after_host;
           if (&s != block_strategy_) take(leave_block, leave_block_host, leave, leave_host_us);
@@ -1570,7 +1570,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     Candidate c{};
     c.strategy = s;
     c.level_us = predict_decided_us(i, *s, s->cost_features(state, stats_), state.frontier_edges,
-                                    placement.location, state.level);
+                                    correction_size(*s, state), placement.location, state.level);
     c.surprise = surprise_at(i);
     // Level 0's extra may be negative (execute_levels): the price is held at 0.
     c.level_us = std::max(0.0, c.level_us * c.surprise + first_level_extra(state.level));
@@ -2050,7 +2050,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
       record.predicted_us = predict_decided_us(correction_slot(&strategy), strategy, features, state.frontier_edges,
-                                               placement.location, level) +
+                                               correction_size(strategy, state), placement.location, level) +
                             extra;
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
@@ -2163,7 +2163,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       const double strategy_us =
           std::max(0.0, measured_us - measured_extra - (host_run_priced ? record.executor_us : 0.0));
       const double scaled_us = predicted_us / surprise - excess;
-      observe(&strategy, state.frontier_edges, group, scaled_us,
+      observe(&strategy, correction_size(strategy, state), group, scaled_us,
               std::max(strategy_us - excess, scaled_us / 8.0));  // a correction's floor: 1/8
       if (choice.priced) note_surprise(slot, predicted_us, strategy_us);
     };

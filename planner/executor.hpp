@@ -162,6 +162,18 @@ inline double host_cost_to_go(double keep, double leave, double profile_upload, 
   return std::min(keep, leave - profile_upload + own_upload);
 }
 
+/// The size an online-correction class of a level is keyed by (Executor::size_class): the
+/// frontier's arcs, or for a bottom-up level the vertices left unvisited, whose in-lists its
+/// scans cover. Keyed by arcs, a bottom-up level of the wide middle and one of the tail with as
+/// many arcs shared a class: uniform:8388608:8's levels launched ahead at levels 8 and 9 (arcs'
+/// class 11 both; 1-4 M and ~6,000 unvisited vertices) took 1.07x and 0.89x their prices,
+/// uniform:1048576:8's at level 6 (~300,000 unvisited) 1.21-1.44x where level 8's of the same
+/// arcs' class (~1,500 unvisited) took 0.93-1.00x (medians over each level's BFSs; H200,
+/// 2026-11-28).
+inline EdgeOffset correction_size(bool bottom_up, const strategies::FrontierState& state) {
+  return bottom_up ? static_cast<EdgeOffset>(state.unvisited_vertices) : state.frontier_edges;
+}
+
 /// A sampled BFS's tail, from the level after its widest: by level, the smallest frontier so
 /// far (not increasing). Returns the first level of the tail whose frontier had shrunk to at
 /// most `frontier` vertices (the tail's last if none had; 0 for an empty tail).
@@ -1038,8 +1050,8 @@ class Executor {
     float measured_us;
     float predicted_us;  // uncorrected
   };
-  // Slots: one per strategy (size = frontier arcs), then the upload to the device (size =
-  // vertices moved).
+  // Slots: one per strategy (size = correction_size: the frontier's arcs, gather_pull's the
+  // unvisited vertices), then the upload to the device (size = vertices moved).
   static int size_class(EdgeOffset size, int group);
   std::size_t correction_slot(const strategies::Strategy* s) const;
   std::size_t upload_slot() const { return strategies_.size(); }
@@ -1079,12 +1091,19 @@ class Executor {
     if (host_run_level(s, location, level)) return kCarried;
     return buffers_.gate_armed_for(&s, level) ? kFromGate : level_group(s, location, level, after_run_);
   }
+  // The size an online-correction class of s's level is keyed by (detail::correction_size).
+  EdgeOffset correction_size(const strategies::Strategy& s, const strategies::FrontierState& state) const {
+    return detail::correction_size(&s == pull_strategy_, state);
+  }
+  // frontier_edges: the frontier's arcs (a host run's carried level's price); correction_size:
+  // the online correction's key (correction_size).
   double predict_decided_us(std::size_t slot, const strategies::Strategy& s, const strategies::CostFeatures& f,
-                            EdgeOffset frontier_edges, strategies::Location location, int level) const {
+                            EdgeOffset frontier_edges, EdgeOffset correction_size, strategies::Location location,
+                            int level) const {
     if (host_run_level(s, location, level)) {
       return predict_carried_us(s, f, frontier_edges) + level_overhead_us();
     }
-    return predict_level_us(slot, f, frontier_edges, decided_group(s, location, level));
+    return predict_level_us(slot, f, correction_size, decided_group(s, location, level));
   }
   // The group of level `level` when s runs it with the frontier at `location` (a move
   // first? right after a device-driven run stopped?). A device level 0 is a BFS's first level

@@ -1519,6 +1519,26 @@ TEST_CASE("a BFS whose frontiers stay flat where the profile's grow is priced by
   }
 }
 
+TEST_CASE("a bottom-up level's correction class is keyed by the vertices left unvisited, a top-down one's by arcs") {
+  using abfs::detail::arcs_size_class;
+  using abfs::detail::correction_size;
+  // uniform:8388608:8's bottom-up levels 8 and 9: both over 4^11 arcs (the open-ended class),
+  // ~4.2 M and ~6,000 vertices unvisited (the wide middle, the tail).
+  abfs::strategies::FrontierState middle, tail;
+  middle.frontier_vertices = 2'000'000;
+  middle.frontier_edges = 16'000'000;
+  middle.unvisited_vertices = 4'200'000;
+  tail = middle;
+  tail.frontier_vertices = 4'000'000;
+  tail.frontier_edges = 32'000'000;
+  tail.unvisited_vertices = 6'000;
+  CHECK(arcs_size_class(correction_size(false, middle)) == arcs_size_class(correction_size(false, tail)));
+  CHECK(arcs_size_class(correction_size(true, middle)) == 11);
+  CHECK(arcs_size_class(correction_size(true, tail)) == 6);
+  CHECK(correction_size(false, middle) == 16'000'000);
+  CHECK(correction_size(true, middle) == 4'200'000);
+}
+
 TEST_CASE("arc size classes are powers of 4, the last one open-ended") {
   using abfs::detail::arcs_size_class;
   using abfs::detail::kHandbackClasses;
