@@ -48,9 +48,9 @@ same sources in the same order): the BFSs where both ran the same route (the seq
 strategies; the commonest routes of each where some differ), and over those the plan's extra time (medians of the paired differences): the
 whole BFS, level 0 (with its conversion), the later levels by kind (the one-block loop's, grid
 levels, host levels, levels the plan decided), and outside the levels. In the sixty-fourth
-session's logs (H200) wave's grid levels ran ~0.2 us each slower in the plan than forced
+session's compares (H200) wave's grid levels ran ~0.2 us each slower in the plan than forced
 dynamic_parallel's on the same route (+5-6 us a BFS), whatever the hand-back table, the wait's
-work or the order the plans were built in.
+work or the order the plans were built in; in separate processes (abfs run) ~0.05.
 
 Usage: bench/level_gap.py LOGDIR [--worst K] [--by-bfs STRATEGY] [--changes] [--runs] [--best]
   (K: kinds of level listed per graph, default 3)
