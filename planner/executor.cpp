@@ -173,7 +173,6 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
   first_level_skip_ = true;
   decided_overheads_seen_ = 0;
   decided_overhead_us_ = -1.0;
-  host_tests_seen_ = {};
   past_first_bfs_ = warmed_;
   first_level_idle_.assign(strategies_.size(), kExploreAfter);
   bfs_since_explored_ = kExploreAfter;
@@ -1402,8 +1401,6 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   host_run_levels_.clear();
   host_run_levels_.push_back({context.frontier_end - context.frontier_begin, 0u, context.frontier_edges,
                               steady_ns(level_start), last_ns});
-  host_run_tests_.clear();
-  host_run_tests_.push_back({});  // the run's first level: the decision's
   VertexId begin = context.frontier_end;
   VertexId end = begin + first.next_frontier_vertices;
   EdgeOffset edges = first.next_frontier_edges;
@@ -1445,13 +1442,11 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   EdgeOffset tested_edges = 0;
   for (;;) {
     bool tested = false;
-    bool switched = false;
     if (decide) {
       if (outgrow_profile(end, level)) {
         at = 0;
         last_profile_level = profile_.visited.empty() ? 0 : profile_.visited.size() - 1;
         test_next();
-        switched = true;
       }
       if (untested > 0 && edges <= 2 * tested_edges && surprise_at(slot) <= 1.0) {
         --untested;
@@ -1461,8 +1456,6 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
         const HostStay price = price_host_stay(end - begin, edges, discovered, at, fresh);
         if (!price.stay()) {
           stop = "the cost models price leaving the host cheaper";
-          host_left_at_ = std::chrono::steady_clock::time_point(
-              std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::nanoseconds(last_ns)));
           break;
         }
         tested = true;
@@ -1475,18 +1468,10 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
         }
       }
     }
-    // The level's expansion starts after its test (HostTestTime): one clock read more where a
-    // test ran (a switch is always followed by one).
-    const std::uint64_t work_ns = tested ? steady_ns(std::chrono::steady_clock::now()) : last_ns;
     strategies::LevelContext next{context.buffers, level, begin, end, edges};
     const strategies::LevelOutcome out = host.run(next);
     const std::uint64_t now_ns = steady_ns(std::chrono::steady_clock::now());
     host_run_levels_.push_back({end - begin, 0u, edges, last_ns, now_ns});
-    const HostTest test = !tested                      ? HostTest::None
-                          : switched                     ? HostTest::Switch
-                          : level == context.level + 1 ? HostTest::First
-                                                         : HostTest::Stay;
-    host_run_tests_.push_back({test, static_cast<float>(work_ns - last_ns) / 1000.0f});
     // A carried level far slower than priced raises the host's surprise factor for the stay
     // tests after it, as a decided level's does for the decisions (note_surprise): the run
     // otherwise went on by prices that this BFS had disproved. soc-Slashdot0902's source 28832
@@ -1495,7 +1480,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
     // (H100, 2026-11-26). The run's first level is noted once the run is over (learn_level).
     // An untested level is priced only where it could surprise (kSurpriseUs), and the next is
     // tested.
-    const double measured_us = static_cast<double>(now_ns - work_ns) / 1000.0;  // the expansion's
+    const double measured_us = static_cast<double>(now_ns - last_ns) / 1000.0;
     if (decide && (tested || measured_us > kSurpriseUs)) {
       if (!tested) {
         match_profile();
@@ -1972,7 +1957,6 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   pending_reasons_.clear();
   device_runs_.clear();
   carried_levels_.clear();
-  carried_tests_.clear();
   carried_block_records_.clear();
 
   if (start_) start_->record(buffers_.stream());
@@ -2140,14 +2124,11 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       warm_from_ = {&strategy, level, state.frontier_vertices, end, frontier_edges, edges_out_of_reached, placement};
       buffers_.set_wait_work(&Executor::warm_next_decision_of, this);
     }
-    host_left_at_.reset();
     const strategies::LevelOutcome outcome =
         host_run && (only_host || decide)
             ? run_on_host(context, decide, placement.synced(Location::Device) == 0, level_start)
             : strategy.run(context);
-    // A host run that a stay test ended stops at its last level's end: the test is the next
-    // level's decision (host_left_at_).
-    const auto level_stop = host_left_at_ ? *host_left_at_ : std::chrono::steady_clock::now();
+    const auto level_stop = std::chrono::steady_clock::now();
     ended_on_device = buffers_.level_end_records() != level_ends;  // its work marked its end
     const double run_us = microseconds_between(level_start, level_stop);
     const double wall_us = microseconds_between(level_clock, level_stop) - record.conversion_us;
@@ -2224,12 +2205,6 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
                               device_levels[0], outcome.handed_back, outcome.handback,
                               &strategy == host_strategy_ && decide && options_.online_correction});
       carried_levels_.insert(carried_levels_.end(), device_levels + 1, device_levels + outcome.levels_advanced);
-      if (device_levels == host_run_levels_.data()) {
-        carried_tests_.insert(carried_tests_.end(), host_run_tests_.begin() + 1,
-                              host_run_tests_.begin() + outcome.levels_advanced);
-      } else {
-        carried_tests_.resize(carried_levels_.size());
-      }
     }
 
     for (int k = 0; k < outcome.levels_advanced; ++k) {  // for persistence_levels
@@ -2476,7 +2451,6 @@ void Executor::expand_device_runs(BfsResult& result) {
     EdgeOffset expanded = run.expanded;
     for (int k = 0; k < run.carried; ++k) {
       const detail::DeviceLevelRecord& d = carried_levels_[run.carried_at + static_cast<std::size_t>(k)];
-      const HostTestTime test = carried_tests_[run.carried_at + static_cast<std::size_t>(k)];
       const detail::DeviceLevelRecord& previous =
           k == 0 ? run.first : carried_levels_[run.carried_at + static_cast<std::size_t>(k) - 1];
       const double us = static_cast<double>(d.end_ns - d.start_ns) / 1000.0;
@@ -2498,22 +2472,14 @@ void Executor::expand_device_runs(BfsResult& result) {
       expanded += d.frontier_edges;
       const bool grid = !on_host && d.kernel != 0;
       const int group = carried_group(grid, d.frontier_vertices, d.frontier_edges);
-      // A host run's level: its stay test's part is the executor's (HostTestTime), the rest the
-      // expansion's, which the carried price is of.
-      const double expansion_us = us - static_cast<double>(test.us);
-      next.executor_us = test.us;
       next.predicted_us = predict_carried_us(*run.strategy, features, d.frontier_edges, group);
-      observe(run.strategy, d.frontier_edges, group, next.predicted_us, expansion_us);  // unpaced: see HostPace
+      observe(run.strategy, d.frontier_edges, group, next.predicted_us, us);  // unpaced: see HostPace
       if (run.paced) {
         const double unpaced = next.predicted_us;
         next.predicted_us *= pace.factor();
-        pace.note(unpaced, expansion_us);
+        pace.note(unpaced, us);
       }
-      if (test.test != HostTest::None) {
-        next.predicted_us += host_test_us(test.test);
-        learn_host_test(test);
-      }
-      if (samples_ != nullptr) samples_->push_back({run.strategy->name(), features, expansion_us});
+      if (samples_ != nullptr) samples_->push_back({run.strategy->name(), features, us});
       if (models_ == nullptr && run.strategy == block_strategy_ && !on_host && d.kernel == 0) {
         carried_block_records_.push_back(levels.size());  // sample_levels
       }
@@ -2526,22 +2492,6 @@ void Executor::expand_device_runs(BfsResult& result) {
 }
 
 double Executor::last_level_overhead_us() const { return quantile(level_overheads_, 0.5); }
-
-double Executor::host_test_us(HostTest test) const {
-  auto kind = static_cast<std::size_t>(test) - 1;
-  if (host_tests_seen_[kind] == 0) kind = static_cast<std::size_t>(HostTest::Stay) - 1;
-  const std::size_t count = std::min(host_tests_seen_[kind], kHostTestWindow);
-  if (count == 0) return 0.0;
-  std::array<float, kHostTestWindow> kept = host_tests_[kind];
-  const auto lower_median = kept.begin() + static_cast<std::ptrdiff_t>((count - 1) / 2);
-  std::nth_element(kept.begin(), lower_median, kept.begin() + static_cast<std::ptrdiff_t>(count));
-  return *lower_median;
-}
-
-void Executor::learn_host_test(HostTestTime time) {
-  const auto kind = static_cast<std::size_t>(time.test) - 1;
-  host_tests_[kind][host_tests_seen_[kind]++ % kHostTestWindow] = time.us;
-}
 
 std::string Executor::lookahead_reason(std::size_t level) const {
   std::string reason;
