@@ -1095,15 +1095,14 @@ class Executor {
   EdgeOffset correction_size(const strategies::Strategy& s, const strategies::FrontierState& state) const {
     return detail::correction_size(&s == pull_strategy_, state);
   }
-  // frontier_edges: the frontier's arcs (a host run's carried level's price); correction_size:
-  // the online correction's key (correction_size).
+  // A host run's carried level is priced by the frontier's arcs, a decided level's correction
+  // keyed by correction_size.
   double predict_decided_us(std::size_t slot, const strategies::Strategy& s, const strategies::CostFeatures& f,
-                            EdgeOffset frontier_edges, EdgeOffset correction_size, strategies::Location location,
-                            int level) const {
+                            const strategies::FrontierState& state, strategies::Location location, int level) const {
     if (host_run_level(s, location, level)) {
-      return predict_carried_us(s, f, frontier_edges) + level_overhead_us();
+      return predict_carried_us(s, f, state.frontier_edges) + level_overhead_us();
     }
-    return predict_level_us(slot, f, correction_size, decided_group(s, location, level));
+    return predict_level_us(slot, f, correction_size(s, state), decided_group(s, location, level));
   }
   // The group of level `level` when s runs it with the frontier at `location` (a move
   // first? right after a device-driven run stopped?). A device level 0 is a BFS's first level
