@@ -511,9 +511,22 @@ TEST_CASE("a decided level's price adds the executor's overhead beyond calibrati
     // The sampled BFS from 9 reached the path: a BFS from 9 is over once it has visited the
     // path's last vertex, which it does not expand (Executor::reach_sets).
     REQUIRE(path.levels.size() == 31);
+    // A level that took far longer than its price (a preempted host: CI measured one level past
+    // 60 us, 2026-11-28) multiplies the later prices of this BFS by a surprise factor that its
+    // log names (Executor::note_surprise). Those levels are priced above the overhead; every
+    // other one at it, level 1 always (nothing earlier in the BFS could surprise).
+    bool surprised = false;
     for (std::size_t k = 1; k < path.levels.size(); ++k) {
-      INFO("level " << k << " measured " << path.levels[k].time_us << " us");
-      CHECK(path.levels[k].predicted_us == doctest::Approx(priced_us));
+      const abfs::LevelRecord& level = path.levels[k];
+      INFO("level " << k << " measured " << level.time_us << " us, priced " << level.predicted_us << ": "
+                    << level.reason);
+      if (k > 1 && level.reason.find("slower than priced earlier in this BFS") != std::string::npos) {
+        if (!surprised) CHECK(path.levels[k - 1].time_us > priced_us + 60.0);  // what set it off
+        surprised = true;
+        CHECK(level.predicted_us > priced_us);
+      } else {
+        CHECK(level.predicted_us == doctest::Approx(priced_us));
+      }
     }
   }
 }
