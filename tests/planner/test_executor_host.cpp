@@ -229,6 +229,14 @@ double median_log_error(const abfs::BfsResult& r) {
   return abfs::detail::quantile(errors, 0.5);
 }
 
+/// The median of r's levels' prices (us).
+double median_price(const abfs::BfsResult& r) {
+  std::vector<double> prices;
+  for (const auto& l : r.levels) prices.push_back(l.predicted_us);
+  REQUIRE(!prices.empty());
+  return abfs::detail::quantile(prices, 0.5);
+}
+
 /// The value of feature `name` in s's cost features for state (fails the test if s has none).
 double feature_value(const abfs::strategies::Strategy& s, const abfs::strategies::FrontierState& state,
                      const abfs::GraphStats& stats, const std::string& name) {
@@ -412,12 +420,16 @@ TEST_CASE("online correction learns a model's systematic error from the BFSs a p
     const double before = median_log_error(untaught);
     const double after_one = median_log_error(once);
     const double after = median_log_error(taught);
+    const double price_before = median_price(untaught), price_after_one = median_price(once);
     INFO("online " << c.online << ", warmed " << c.warmed << ": median |log(measured / predicted)| " << before
-                   << ", " << after_one << ", then " << after);
+                   << ", " << after_one << ", then " << after << "; median price " << price_before << " us, then "
+                   << price_after_one);
     CHECK(before > 2.0);  // off by more than 7x
     // Taught by one BFS, the levels' classes (every level here is priced under a microsecond)
-    // have not risen: held for a second.
-    CHECK(after_one > before - 1.0);
+    // have not risen: held for a second. Checked on the prices: the errors moved with the
+    // host's pace, and a loaded host's ran 2.7x faster in one BFS than in the one before
+    // (twelve test processes on two cores, 2026-11-28).
+    CHECK(price_after_one == doctest::Approx(price_before));
     if (c.online) {
       // A class's correction is clamped to a factor of 8 (log 8 = 2.08) in all; host level
       // times vary (more so under the sanitizers), so the check asks for 1.5 of it.
