@@ -1569,7 +1569,7 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     if (s == handed_back_) continue;
     Candidate c{};
     c.strategy = s;
-    c.level_us = predict_decided_us(i, *s, s->cost_features(state, stats_), state, placement.location, state.level);
+    c.level_us = predict_decided_us(i, *s, s->cost_features(state, stats_), state);
     c.surprise = surprise_at(i);
     // Level 0's extra may be negative (execute_levels): the price is held at 0.
     c.level_us = std::max(0.0, c.level_us * c.surprise + first_level_extra(state.level));
@@ -2048,8 +2048,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       if (ahead != nullptr) floor_us = (choice.predicted_us - ahead->extra_us) / 8.0;
       record.predicted_conversion_us = choice.predicted_conversion_us;
     } else if (unpriced) {
-      record.predicted_us =
-          predict_decided_us(correction_slot(&strategy), strategy, features, state, placement.location, level) + extra;
+      record.predicted_us = predict_decided_us(correction_slot(&strategy), strategy, features, state) + extra;
       record.predicted_conversion_us = predict_conversion_us(strategy, state, placement, end);
     }
     const double price_floor_lift = std::max(0.0, floor_us - record.predicted_us);

@@ -1096,13 +1096,13 @@ class Executor {
     return detail::correction_size(&s == pull_strategy_, state);
   }
   // A host run's carried level is priced by the frontier's arcs, a decided level's correction
-  // keyed by correction_size.
+  // keyed by correction_size; the frontier's level and location are the state's.
   double predict_decided_us(std::size_t slot, const strategies::Strategy& s, const strategies::CostFeatures& f,
-                            const strategies::FrontierState& state, strategies::Location location, int level) const {
-    if (host_run_level(s, location, level)) {
+                            const strategies::FrontierState& state) const {
+    if (host_run_level(s, state.location, state.level)) {
       return predict_carried_us(s, f, state.frontier_edges) + level_overhead_us();
     }
-    return predict_level_us(slot, f, correction_size(s, state), decided_group(s, location, level));
+    return predict_level_us(slot, f, correction_size(s, state), decided_group(s, state.location, state.level));
   }
   // The group of level `level` when s runs it with the frontier at `location` (a move
   // first? right after a device-driven run stopped?). A device level 0 is a BFS's first level
