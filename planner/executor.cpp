@@ -173,6 +173,7 @@ void Executor::set_models(std::shared_ptr<const ModelSet> models, std::string wh
   first_level_skip_ = true;
   decided_overheads_seen_ = 0;
   decided_overhead_us_ = -1.0;
+  host_tests_seen_ = {};
   past_first_bfs_ = warmed_;
   first_level_idle_.assign(strategies_.size(), kExploreAfter);
   bfs_since_explored_ = kExploreAfter;
@@ -1401,6 +1402,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   host_run_levels_.clear();
   host_run_levels_.push_back({context.frontier_end - context.frontier_begin, 0u, context.frontier_edges,
                               steady_ns(level_start), last_ns});
+  host_run_tests_.clear();
   VertexId begin = context.frontier_end;
   VertexId end = begin + first.next_frontier_vertices;
   EdgeOffset edges = first.next_frontier_edges;
@@ -1442,11 +1444,13 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
   EdgeOffset tested_edges = 0;
   for (;;) {
     bool tested = false;
+    bool switched = false;
     if (decide) {
       if (outgrow_profile(end, level)) {
         at = 0;
         last_profile_level = profile_.visited.empty() ? 0 : profile_.visited.size() - 1;
         test_next();
+        switched = true;
       }
       if (untested > 0 && edges <= 2 * tested_edges && surprise_at(slot) <= 1.0) {
         --untested;
@@ -1468,6 +1472,17 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
         }
       }
     }
+    // The level's expansion starts after its test (HostTestTime): one clock read more where a
+    // test ran (a switch is always followed by one).
+    std::uint64_t work_ns = last_ns;
+    if (tested) {
+      work_ns = steady_ns(std::chrono::steady_clock::now());
+      const HostTest test = switched                     ? HostTest::Switch
+                            : level == context.level + 1 ? HostTest::First
+                                                         : HostTest::Stay;
+      host_run_tests_.push_back({test, static_cast<float>(work_ns - last_ns) / 1000.0f,
+                                 static_cast<std::uint32_t>(host_run_levels_.size())});
+    }
     strategies::LevelContext next{context.buffers, level, begin, end, edges};
     const strategies::LevelOutcome out = host.run(next);
     const std::uint64_t now_ns = steady_ns(std::chrono::steady_clock::now());
@@ -1480,7 +1495,7 @@ strategies::LevelOutcome Executor::run_on_host(strategies::LevelContext& context
     // (H100, 2026-11-26). The run's first level is noted once the run is over (learn_level).
     // An untested level is priced only where it could surprise (kSurpriseUs), and the next is
     // tested.
-    const double measured_us = static_cast<double>(now_ns - last_ns) / 1000.0;
+    const double measured_us = static_cast<double>(now_ns - work_ns) / 1000.0;  // the expansion's
     if (decide && (tested || measured_us > kSurpriseUs)) {
       if (!tested) {
         match_profile();
@@ -1956,6 +1971,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   pending_reasons_.clear();
   device_runs_.clear();
   carried_levels_.clear();
+  carried_tests_.clear();
   carried_block_records_.clear();
 
   if (start_) start_->record(buffers_.stream());
@@ -2200,8 +2216,13 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
       device_runs_.push_back({&strategy, index, end, edges_out_of_reached + frontier_edges,
                               carried_levels_.size(), outcome.levels_advanced - 1, outcome.stop_reason,
                               device_levels[0], outcome.handed_back, outcome.handback,
-                              &strategy == host_strategy_ && decide && options_.online_correction});
+                              &strategy == host_strategy_ && decide && options_.online_correction,
+                              carried_tests_.size(), 0});
       carried_levels_.insert(carried_levels_.end(), device_levels + 1, device_levels + outcome.levels_advanced);
+      if (device_levels == host_run_levels_.data()) {
+        carried_tests_.insert(carried_tests_.end(), host_run_tests_.begin(), host_run_tests_.end());
+        device_runs_.back().tests = host_run_tests_.size();
+      }
     }
 
     for (int k = 0; k < outcome.levels_advanced; ++k) {  // for persistence_levels
@@ -2446,8 +2467,13 @@ void Executor::expand_device_runs(BfsResult& result) {
     const int first_level = levels.back().level;
     VertexId visited = run.visited;
     EdgeOffset expanded = run.expanded;
+    std::size_t next_test = run.tests_at;
     for (int k = 0; k < run.carried; ++k) {
       const detail::DeviceLevelRecord& d = carried_levels_[run.carried_at + static_cast<std::size_t>(k)];
+      HostTestTime test;  // the run's record k + 1 (record 0 is the run's own level)
+      if (next_test < run.tests_at + run.tests && carried_tests_[next_test].level == static_cast<std::uint32_t>(k + 1)) {
+        test = carried_tests_[next_test++];
+      }
       const detail::DeviceLevelRecord& previous =
           k == 0 ? run.first : carried_levels_[run.carried_at + static_cast<std::size_t>(k) - 1];
       const double us = static_cast<double>(d.end_ns - d.start_ns) / 1000.0;
@@ -2469,14 +2495,22 @@ void Executor::expand_device_runs(BfsResult& result) {
       expanded += d.frontier_edges;
       const bool grid = !on_host && d.kernel != 0;
       const int group = carried_group(grid, d.frontier_vertices, d.frontier_edges);
+      // A host run's level: its stay test's part is the executor's (HostTestTime), the rest the
+      // expansion's, which the carried price is of.
+      const double expansion_us = us - static_cast<double>(test.us);
+      next.executor_us = test.us;
       next.predicted_us = predict_carried_us(*run.strategy, features, d.frontier_edges, group);
-      observe(run.strategy, d.frontier_edges, group, next.predicted_us, us);  // unpaced: see HostPace
+      observe(run.strategy, d.frontier_edges, group, next.predicted_us, expansion_us);  // unpaced: see HostPace
       if (run.paced) {
         const double unpaced = next.predicted_us;
         next.predicted_us *= pace.factor();
-        pace.note(unpaced, us);
+        pace.note(unpaced, expansion_us);
       }
-      if (samples_ != nullptr) samples_->push_back({run.strategy->name(), features, us});
+      if (test.test != HostTest::None) {
+        next.predicted_us += host_test_us(test.test);
+        learn_host_test(test);
+      }
+      if (samples_ != nullptr) samples_->push_back({run.strategy->name(), features, expansion_us});
       if (models_ == nullptr && run.strategy == block_strategy_ && !on_host && d.kernel == 0) {
         carried_block_records_.push_back(levels.size());  // sample_levels
       }
@@ -2489,6 +2523,22 @@ void Executor::expand_device_runs(BfsResult& result) {
 }
 
 double Executor::last_level_overhead_us() const { return quantile(level_overheads_, 0.5); }
+
+double Executor::host_test_us(HostTest test) const {
+  auto kind = static_cast<std::size_t>(test) - 1;
+  if (host_tests_seen_[kind] == 0) kind = static_cast<std::size_t>(HostTest::Stay) - 1;
+  const std::size_t count = std::min(host_tests_seen_[kind], kHostTestWindow);
+  if (count == 0) return 0.0;
+  std::array<float, kHostTestWindow> kept = host_tests_[kind];
+  const auto lower_median = kept.begin() + static_cast<std::ptrdiff_t>((count - 1) / 2);
+  std::nth_element(kept.begin(), lower_median, kept.begin() + static_cast<std::ptrdiff_t>(count));
+  return *lower_median;
+}
+
+void Executor::learn_host_test(HostTestTime time) {
+  const auto kind = static_cast<std::size_t>(time.test) - 1;
+  host_tests_[kind][host_tests_seen_[kind]++ % kHostTestWindow] = time.us;
+}
 
 std::string Executor::lookahead_reason(std::size_t level) const {
   std::string reason;

@@ -477,9 +477,10 @@ class Executor {
   // cpu_expand from context's level on, in one loop: a host run, the host's analogue of the
   // device-driven runs. It goes on while the frontier is not empty and, if decide, while
   // price_host_stay says stay; else it stops after the first level. The executor's work per
-  // level in the loop is one clock read, one stay test and a 32-byte record: luxembourg_osm's
-  // levels of 4-15 arcs took 0.19-0.23 us in all, against 0.37-0.50 through the decision loop,
-  // and forced cpu_expand 2.96-3.18 ms against 3.68-3.83 (H100 host, 2026-11-22).
+  // level in the loop is one clock read (two where a stay test ran: HostTestTime), one stay
+  // test and a 32-byte record: luxembourg_osm's levels of 4-15 arcs took 0.19-0.23 us in all,
+  // against 0.37-0.50 through the decision loop, and forced cpu_expand 2.96-3.18 ms against
+  // 3.68-3.83 (H100 host, 2026-11-22).
   // Returns a plain outcome for one level, else one with its level records (host_run_levels_).
   strategies::LevelOutcome run_on_host(strategies::LevelContext& context, bool decide, bool fresh,
                                        std::chrono::steady_clock::time_point level_start);
@@ -808,6 +809,8 @@ class Executor {
     bool handed_back;        // stopped by the hand-back decision,
     HandbackPrice handback;  // at these prices
     bool paced;              // a host run with stay tests, priced at the host pace (HostPace)
+    std::size_t tests_at;    // its tested levels at carried_tests_[tests_at, + tests)
+    std::size_t tests;
   };
   std::vector<DeviceRun> device_runs_;
   std::vector<DeviceLevelRecord> carried_levels_;
@@ -860,6 +863,40 @@ class Executor {
            host_carried_per_discovered_[c] * std::max(0.0, discovered);
   }
   std::vector<DeviceLevelRecord> host_run_levels_;  // the last host run's levels (run_on_host)
+  // A host run's executor work before one of its levels (run_on_host): the stay test (the
+  // profile match and the price), after a profile switch or not, timed apart from the level's
+  // expansion by one clock read where a test ran. A level's record holds both (its time_us),
+  // the test's part as its executor_us; the corrections, the surprise and the host pace learn
+  // the expansion alone, which the carried price is of, and the log prices the test by the
+  // tests this executor has timed (host_test_us). Counted in the level, a test made its level
+  // look slow and the levels after it were priced at that pace: cnr-2000's source 43584 had
+  // its first carried level (4 vertices) take 0.89 us priced 0.57, its next levels of 2
+  // vertices priced 0.30-0.35 where they took 0.14-0.17, and a profile switch's level 1.2-1.45
+  // priced 0.27 (H200, 2026-11-28). The tests took 0.17-0.25 us (medians by graph), a run's
+  // first 0.24-0.65, a switch and its test 1.37 (cnr-2000). Timed apart, the graphs' p90
+  // level error fell from 32-56% to 27-37% on rome99 and from 36-67% to 35-47% on cnr-2000
+  // over six interleaved process pairs, luxembourg_osm's unchanged, the BFS times
+  // unchanged within the host's noise (H200, 2026-11-28; docs/DESIGN-NOTES.md, sixty-eighth
+  // session). A failed test (the one that ends a run) stays in the run's first record: moved
+  // to the next level's executor time (47d32ea, reverted) it raised the learned level overhead.
+  enum class HostTest : unsigned char { None, First, Stay, Switch };  // First: the run's first test
+  static constexpr std::size_t kHostTests = 3;                          // First, Stay, Switch
+  // Kept for the tested levels only: an untested level's loop adds nothing.
+  struct HostTestTime {
+    HostTest test = HostTest::None;
+    float us = 0.0f;          // the executor's part of the level's time
+    std::uint32_t level = 0;  // its record in the host run (host_run_levels_'s index)
+  };
+  std::vector<HostTestTime> host_run_tests_;  // the last host run's tested levels, in order
+  std::vector<HostTestTime> carried_tests_;  // the host runs' tests, by run (DeviceRun::tests_at)
+  // The last kHostTestWindow tests timed by kind (learned in expand_device_runs, reset with the
+  // models) and their price: the lower median; a kind not seen yet is priced as Stay's, Stay
+  // before any at 0.
+  static constexpr std::size_t kHostTestWindow = 32;
+  std::array<std::array<float, kHostTestWindow>, kHostTests> host_tests_{};
+  std::array<std::size_t, kHostTests> host_tests_seen_{};
+  double host_test_us(HostTest test) const;
+  void learn_host_test(HostTestTime time);
   bool host_runs_ = true;
   // The stay test's correction to this BFS, by [fresh?0:1][size class of the frontier's arcs]:
   // where the full decision kept cpu_expand after the stay test had priced leaving cheaper, the

@@ -456,6 +456,35 @@ TEST_CASE("a host run prices its later levels at the pace its earlier levels of 
   CHECK(median_of_3(paced) > -0.5);  // not priced past the time
 }
 
+TEST_CASE("a host run's stay tests are the executor's part of their levels' times") {
+  // As above, the host's route wins on the grid. A carried level whose stay test ran records
+  // the test's time as its executor_us (part of its time_us); a level the test skipped (a wide
+  // pass skips the next ones) records none. Counted in the level, a test's time made the level
+  // look slower than its expansion, and the host pace priced the levels after it so
+  // (Executor::HostTestTime).
+  abfs::Wisdom wisdom = scaled_wisdom({{"cpu_expand", 0.1}});
+  const abfs::Graph g = abfs::generate_grid(200, 200);
+  abfs::Plan plan = abfs::plan_bfs(g, wisdom);
+  abfs::BfsResult r;
+  for (int bfs = 0; bfs < 2; ++bfs) {  // the second prices its tests by the first's
+    plan.execute(0, r);
+    abfs::test::check_bfs(g, 0, r);
+    CAPTURE(bfs);
+    int tested = 0, skipped = 0;
+    for (const abfs::LevelRecord& l : r.levels) {
+      if (l.reason.find("continued on the host (host run)") != 0) continue;
+      CAPTURE(l.level);
+      CHECK(l.executor_us >= 0.0);
+      CHECK(l.executor_us <= l.time_us);
+      CHECK(l.predicted_us > 0.0);
+      (l.executor_us > 0.0 ? tested : skipped) += 1;
+    }
+    REQUIRE_MESSAGE(tested + skipped >= 50, "the host's route did not carry 50 levels: the case did not arise");
+    CHECK(tested > 0);
+    CHECK(skipped > 0);
+  }
+}
+
 TEST_CASE("a plan reports its construction phase by phase, in order, within its whole time") {
   const abfs::Graph g = abfs::generate_kronecker(14, 16, 2);
   abfs::Wisdom& wisdom = device_wisdom();  // loaded (or calibrated) before the clock starts
