@@ -20,6 +20,13 @@ kept in compare_G.txt) is marked INVALID and meets no target: a BFS that stopped
 uk-2007-05@100000's BFS from 45121 stopped after 793 of its 55,006 vertices in 13 of 36 runs of
 2026-11-28 (a dangling pointer, fixed in cfd5ec4), and the suites counted its targets met.
 
+After each graph's pooled row, a "sums" row: per run, the adaptive plan's BFS times summed
+over against the best single strategy's (by that run's sums) and the oracle's, paired by
+source, and the medians of those ratios over the runs. On the small host-bound graphs the
+medians of 8 BFSs swing with the host by process (rome99's a / best 0.84-1.20 within one build;
+cnr-2000's median falls between a tiny component's BFS and a large one's) where these move
+little: the way to read an A/B of two builds there (docs/PERFORMANCE.md, sixty-eighth session).
+
 Usage: bench/suite_verdict.py RUN [RUN ...]   (RUN: a logs.tar.gz or a folder; named by its path)
 """
 import glob
@@ -66,6 +73,16 @@ def verdict(times, errors, failures=()):
     if failures:
         row["marks"] = "----"
     return row
+
+
+def sum_ratios(times):
+    """(adaptive / best single, adaptive / oracle) of one run's BFS times summed, the best
+    single strategy by its sum; None where a plan has no times."""
+    sums = {plan: sum(ms) for plan, ms in times.items() if ms}
+    singles = {plan: total for plan, total in sums.items() if plan not in ("auto", "oracle")}
+    if "auto" not in sums or "oracle" not in sums or not singles:
+        return None
+    return sums["auto"] / min(singles.values()), sums["auto"] / sums["oracle"]
 
 
 def load_run(path, scratch):
@@ -129,11 +146,14 @@ def main(argv):
 
     for graph in graphs:
         print(graph)
-        pooled_times, pooled_errors, pooled_failures = {}, [], []
+        pooled_times, pooled_errors, pooled_failures, sums = {}, [], [], []
         for name, run in runs:
             if graph not in run:
                 continue
             times, errors, failures = run[graph]
+            ratios = sum_ratios(times)
+            if ratios is not None and not failures:
+                sums.append(ratios)
             for plan, ms in times.items():
                 pooled_times.setdefault(plan, []).extend(ms)
             pooled_errors.extend(errors)
@@ -144,6 +164,9 @@ def main(argv):
         row = verdict(pooled_times, pooled_errors, pooled_failures)
         count("pooled", row["marks"])
         print(row_line(row, "pooled"))
+        if sums:
+            print(f"  sums  a / best {statistics.median(r[0] for r in sums):.3f}, "
+                  f"a / oracle {statistics.median(r[1] for r in sums):.3f}  (medians over {len(sums)} runs)")
     for tally, _ in TALLIES:
         print(f"{tally}: " + ", ".join(f"{name} {met[name][tally]} of {present[name]}" for name in names))
     return 0
