@@ -13,6 +13,7 @@
 #include <abfs/graph.hpp>
 #include <abfs/wisdom.hpp>
 
+#include "bench/profile_replay.hpp"
 #include "planner/executor.hpp"
 #include "planner/in_list_scans.hpp"
 #include "runtime/bfs_buffers.hpp"
@@ -30,28 +31,7 @@
 namespace {
 
 using abfs::EdgeOffset;
-using abfs::LevelShape;
 using abfs::VertexId;
-
-std::vector<LevelShape> levels_of(const abfs::Graph& graph, VertexId source) {
-  const abfs::BfsTree tree = abfs::reference_bfs(graph, source);
-  std::vector<LevelShape> levels;
-  for (VertexId v = 0; v < graph.num_vertices(); ++v) {
-    const std::int32_t d = tree.distances[v];
-    if (d < 0) continue;
-    if (static_cast<std::size_t>(d) >= levels.size()) levels.resize(static_cast<std::size_t>(d) + 1);
-    ++levels[static_cast<std::size_t>(d)].frontier_vertices;
-    levels[static_cast<std::size_t>(d)].frontier_edges += graph.out_degree(v);
-  }
-  abfs::strategies::add_pull_warp_steps(graph, tree.distances, levels);
-  return levels;
-}
-
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))];
-}
 
 }  // namespace
 
@@ -93,34 +73,12 @@ int main(int argc, char** argv) {
     const double fixed = terms["run"] + terms["vertices"] * static_cast<double>(stats.num_vertices);
     auto price = [&](double scanned, double steps) { return fixed + per_scan * scanned + terms["warp_scan_steps"] * steps; };
 
-    // The sampled profiles, as plan_bfs samples and keeps them.
-    std::vector<std::vector<LevelShape>> sampled;
-    std::vector<VertexId> reaches;
-    for (VertexId s : abfs::random_sources(graph, 4, 2)) {
-      sampled.push_back(levels_of(graph, s));
-      const VertexId reach = abfs::detail::profile_reach(sampled.back());
-      const bool repeated = std::any_of(reaches.begin(), reaches.end(), [&](VertexId r) { return abfs::detail::similar_reach(r, reach); });
-      reaches.push_back(reach);
-      if (repeated) break;
-    }
-    const std::vector<std::size_t> kept = abfs::detail::distinct_profiles(reaches);
-
-    // Its component's profile (a sampled BFS of as large a reach), else the first that reached
-    // as far as this BFS has, else the largest.
-    auto profile_for = [&](VertexId reach, VertexId visited) {
-      for (std::size_t i : kept) {
-        if (abfs::detail::similar_reach(reaches[i], reach)) return i;
-      }
-      for (std::size_t i : kept) {
-        if (reaches[i] >= visited) return i;
-      }
-      return kept.back();
-    };
+    const abfs::bench::ReplayedProfiles profiles(graph, stats);  // as plan_bfs samples and keeps them
 
     const char* names[3] = {"mean list", "all lists", "shortest lists"};
     std::vector<double> errors[3];
     for (VertexId source : abfs::random_sources(graph, sources, 1)) {
-      const std::vector<LevelShape> levels = levels_of(graph, source);
+      const std::vector<abfs::LevelShape> levels = abfs::bench::levels_of(graph, source);
       const VertexId reach = abfs::detail::profile_reach(levels);
       VertexId visited = 0;
       EdgeOffset expanded = 0;
@@ -128,29 +86,15 @@ int main(int argc, char** argv) {
         visited += levels[l].frontier_vertices;
         expanded += levels[l].frontier_edges;
         const EdgeOffset unexplored = m - std::min(m, expanded);
-        std::vector<LevelShape> profile = sampled[profile_for(reach, visited)];
-        LevelShape past = profile.back();  // Executor::make_profile's assumed level
-        past.frontier_vertices = 1;
-        past.frontier_edges = std::max<EdgeOffset>(1, static_cast<EdgeOffset>(std::lround(stats.mean_out_degree)));
-        profile.push_back(past);
-        std::vector<VertexId> through;
-        std::vector<EdgeOffset> left;
-        VertexId seen = 0;
-        EdgeOffset out = 0;
-        for (const LevelShape& p : profile) {
-          through.push_back(seen += p.frontier_vertices);
-          out += p.frontier_edges;
-          left.push_back(m - std::min(m, out));
-        }
-        // Executor::matching_profile_level (without the tail rule).
-        std::size_t at = std::min<std::size_t>(std::lower_bound(through.begin(), through.end(), visited) - through.begin(),
-                                               through.size() - 1);
-        if (at > 0 && abfs::detail::nearer_below(visited, through[at - 1], through[at])) --at;
+        const abfs::bench::ReplayedProfile& profile = profiles.for_bfs(reach, visited);
+        const std::size_t at = profile.match(visited);
+        const std::vector<abfs::LevelShape>& shapes = profile.levels;
         const double exact = price(static_cast<double>(levels[l].pull_scanned_edges), static_cast<double>(levels[l].pull_warp_steps));
         const abfs::detail::PullScans estimates[3] = {
-            abfs::detail::profile_pull_scans(profile[at], levels[l].frontier_edges, unexplored, stats),
-            abfs::detail::profile_pull_scans(profile[at], levels[l].frontier_edges, unexplored, stats, &in_lists),
-            abfs::detail::profile_pull_scans(profile[at], levels[l].frontier_edges, unexplored, stats, &in_lists, left[at])};
+            abfs::detail::profile_pull_scans(shapes[at], levels[l].frontier_edges, unexplored, stats),
+            abfs::detail::profile_pull_scans(shapes[at], levels[l].frontier_edges, unexplored, stats, &in_lists),
+            abfs::detail::profile_pull_scans(shapes[at], levels[l].frontier_edges, unexplored, stats, &in_lists,
+                                             profile.unexplored[at])};
         if (each_level) std::printf("%u L%zu exact %.1f us:", source, l, exact);
         for (int e = 0; e < 3; ++e) {
           const double estimated = price(estimates[e].scanned_edges, estimates[e].warp_steps);
@@ -162,8 +106,8 @@ int main(int argc, char** argv) {
     }
     std::printf("%s: %zu levels; price error median / p90 / max:", spec.c_str(), errors[0].size());
     for (int e = 0; e < 3; ++e) {
-      std::printf(" %s %.0f / %.0f / %.0f%%%s", names[e], 100 * quantile(errors[e], 0.5), 100 * quantile(errors[e], 0.9),
-                  100 * quantile(errors[e], 1.0), e < 2 ? ";" : "\n");
+      std::printf(" %s %.0f / %.0f / %.0f%%%s", names[e], 100 * abfs::bench::quantile(errors[e], 0.5), 100 * abfs::bench::quantile(errors[e], 0.9),
+                  100 * abfs::bench::quantile(errors[e], 1.0), e < 2 ? ";" : "\n");
     }
     return 0;
   } catch (const abfs::Error& e) {
