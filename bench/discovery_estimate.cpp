@@ -2,9 +2,10 @@
 // (detail::profile_discovered, the cost models' discovered-vertices features), on the host
 // alone: for BFSs from random sources (abfs compare's: seed 1), each level's real discoveries
 // (the next level's frontier) against the executor's estimate from the sampled profile it would
-// match (bench/profile_replay.hpp), and against two candidate corrections from the BFS's own
-// levels before: the estimate times this BFS's discoveries so far over their estimates (rate),
-// and times the last level's alone (last). Prints per graph the discovery-weighted error
+// match (bench/profile_replay.hpp), and against candidates from the BFS's own levels before:
+// the estimate times this BFS's discoveries so far over their estimates (rate), times the last
+// level's alone (last), the last level's discoveries per arc times the arcs (own), and the
+// smaller of the profile's and own (min). Prints per graph the discovery-weighted error
 // (sum of |estimate - real| over the sum of real), the median and 90th percentile of
 // |log((estimate + 1) / (real + 1))| as a ratio, and the share of levels estimated over 2x or
 // under 0.5x; with --levels every level; --source S (repeatable) instead of random sources.
@@ -74,35 +75,41 @@ int main(int argc, char** argv) {
     if (sources.empty()) sources = abfs::random_sources(graph, count, 1);
     const abfs::bench::ReplayedProfiles profiles(graph, stats);
 
-    Tally tallies[3] = {Tally("profile"), Tally("rate"), Tally("last")};
+    Tally tallies[5] = {Tally("profile"), Tally("rate"), Tally("last"), Tally("own"), Tally("min")};
     double real_sum = 0.0;
     for (VertexId source : sources) {
       const std::vector<abfs::LevelShape> levels = abfs::bench::levels_of(graph, source);
       const VertexId reach = abfs::detail::profile_reach(levels);
       VertexId visited = 0;
-      double real_so_far = 0.0, estimated_so_far = 0.0, last_ratio = 1.0;
+      double real_so_far = 0.0, estimated_so_far = 0.0, last_ratio = 1.0, own_per_arc = -1.0;
       // Level 0's discoveries are the source's out-neighbours, known exactly: from level 1 on.
       for (std::size_t l = 0; l < levels.size(); ++l) {
         visited += levels[l].frontier_vertices;
         const double real = l + 1 < levels.size() ? static_cast<double>(levels[l + 1].frontier_vertices) : 0.0;
-        if (l == 0) continue;
+        if (l == 0) {
+          own_per_arc = levels[0].frontier_edges > 0 ? real / static_cast<double>(levels[0].frontier_edges) : 0.0;
+          continue;
+        }
         const abfs::bench::ReplayedProfile& profile = profiles.for_bfs(reach, visited);
         const std::size_t at = profile.match(visited);
         const double estimate = abfs::detail::profile_discovered(profile.levels, profile.visited, at, visited,
                                                                  levels[l].frontier_edges, n - visited);
         const double rate = estimated_so_far > 0.0 ? (real_so_far + 1.0) / (estimated_so_far + 1.0) : 1.0;
         const double cap = std::min(static_cast<double>(n - visited), static_cast<double>(levels[l].frontier_edges));
-        const double estimates[3] = {estimate, std::min(cap, estimate * rate), std::min(cap, estimate * last_ratio)};
-        for (int e = 0; e < 3; ++e) tallies[e].add(estimates[e], real);
+        const double own = std::min(cap, own_per_arc * static_cast<double>(levels[l].frontier_edges));
+        const double estimates[5] = {estimate, std::min(cap, estimate * rate), std::min(cap, estimate * last_ratio), own,
+                                     std::min(estimate, own)};
+        for (int e = 0; e < 5; ++e) tallies[e].add(estimates[e], real);
         real_sum += real;
         if (each_level) {
-          std::printf("%u L%zu F%u/%llu real %.0f: profile %.0f (its level %zu) rate %.0f last %.0f\n", source, l,
-                      levels[l].frontier_vertices, static_cast<unsigned long long>(levels[l].frontier_edges), real,
-                      estimate, at, estimates[1], estimates[2]);
+          std::printf("%u L%zu F%u/%llu real %.0f: profile %.0f (its level %zu) rate %.0f last %.0f own %.0f\n", source,
+                      l, levels[l].frontier_vertices, static_cast<unsigned long long>(levels[l].frontier_edges), real,
+                      estimate, at, estimates[1], estimates[2], estimates[3]);
         }
         real_so_far += real;
         estimated_so_far += estimate;
         last_ratio = (real + 1.0) / (estimate + 1.0);
+        own_per_arc = levels[l].frontier_edges > 0 ? real / static_cast<double>(levels[l].frontier_edges) : 0.0;
       }
     }
     std::printf("%s: %zu levels (%zu sources);", spec.c_str(), tallies[0].log_errors.size(), sources.size());
