@@ -33,12 +33,8 @@ inline std::vector<LevelShape> levels_of(const Graph& graph, VertexId source) {
   return levels;
 }
 
-/// One sampled profile as the executor holds it: the levels with the assumed one past the end,
-/// vertices discovered through each level and arcs left unexplored after it.
-struct ReplayedProfile {
-  std::vector<LevelShape> levels;
-  std::vector<VertexId> visited;
-  std::vector<EdgeOffset> unexplored;
+/// One sampled profile as the executor holds it (detail::profile_levels) and its reach.
+struct ReplayedProfile : detail::ProfileLevels {
   VertexId reach = 0;
 
   /// Executor::matching_profile_level without the tail rule: the first level that had
@@ -68,19 +64,8 @@ class ReplayedProfiles {
     }
     for (std::size_t i : detail::distinct_profiles(reaches)) {
       ReplayedProfile p;
+      static_cast<detail::ProfileLevels&>(p) = detail::profile_levels(sampled[i], stats);
       p.reach = reaches[i];
-      p.levels = sampled[i];
-      LevelShape past = p.levels.back();
-      past.frontier_vertices = 1;
-      past.frontier_edges = std::max<EdgeOffset>(1, static_cast<EdgeOffset>(std::lround(stats.mean_out_degree)));
-      p.levels.push_back(past);
-      VertexId seen = 0;
-      EdgeOffset out = 0;
-      for (const LevelShape& l : p.levels) {
-        p.visited.push_back(seen += l.frontier_vertices);
-        out += l.frontier_edges;
-        p.unexplored.push_back(stats.num_edges - std::min(stats.num_edges, out));
-      }
       profiles_.push_back(std::move(p));
     }
   }

@@ -471,10 +471,8 @@ std::size_t profile_for(const std::vector<VertexId>& reaches, VertexId visited) 
   return reaches.empty() ? 0 : std::min(static_cast<std::size_t>(at - reaches.begin()), reaches.size() - 1);
 }
 
-Executor::Profile Executor::make_profile(std::vector<LevelShape> levels) const {
-  const double mean_out_degree = stats_.mean_out_degree;
-  Profile p;
-  p.reach = profile_reach(levels);
+ProfileLevels profile_levels(std::vector<LevelShape> levels, const GraphStats& stats) {
+  ProfileLevels p;
   p.levels = std::move(levels);
   if (!p.levels.empty()) {
     // One level of one vertex past the sampled BFS's last: a BFS from another source that
@@ -484,7 +482,7 @@ Executor::Profile Executor::make_profile(std::vector<LevelShape> levels) const {
     // 2026-11-24); if no level follows, the run's start costs ~2 us more than the cheapest.
     LevelShape next = p.levels.back();
     next.frontier_vertices = 1;
-    next.frontier_edges = std::max<EdgeOffset>(1, static_cast<EdgeOffset>(std::lround(mean_out_degree)));
+    next.frontier_edges = std::max<EdgeOffset>(1, static_cast<EdgeOffset>(std::lround(stats.mean_out_degree)));
     p.levels.push_back(next);
   }
   VertexId visited = 0;
@@ -492,8 +490,18 @@ Executor::Profile Executor::make_profile(std::vector<LevelShape> levels) const {
   for (const LevelShape& l : p.levels) {
     p.visited.push_back(visited += l.frontier_vertices);
     expanded += l.frontier_edges;
-    p.unexplored.push_back(stats_.num_edges - std::min(stats_.num_edges, expanded));
+    p.unexplored.push_back(stats.num_edges - std::min(stats.num_edges, expanded));
   }
+  return p;
+}
+
+Executor::Profile Executor::make_profile(std::vector<LevelShape> levels) const {
+  Profile p;
+  p.reach = profile_reach(levels);
+  ProfileLevels shaped = profile_levels(std::move(levels), stats_);
+  p.levels = std::move(shaped.levels);
+  p.visited = std::move(shaped.visited);
+  p.unexplored = std::move(shaped.unexplored);
   auto narrower = [](const LevelShape& a, const LevelShape& b) { return a.frontier_vertices < b.frontier_vertices; };
   const auto widest = std::max_element(p.levels.begin(), p.levels.end(), narrower);
   p.tail_from = static_cast<std::size_t>(widest - p.levels.begin()) + 1;

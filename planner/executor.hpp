@@ -58,6 +58,17 @@ PullScans profile_pull_scans(const LevelShape& shape, EdgeOffset frontier_edges,
                              const GraphStats& stats, const InListScans* in_lists = nullptr,
                              EdgeOffset sampled_unexplored_edges = 0);
 
+/// A sampled BFS's levels as a profile holds them (Executor::make_profile): the levels with an
+/// assumed one past the last (one vertex, the mean out-degree's arcs; none where there are no
+/// levels), and by level the vertices discovered through it and the arcs out of the vertices
+/// not visited through it.
+struct ProfileLevels {
+  std::vector<LevelShape> levels;
+  std::vector<VertexId> visited;
+  std::vector<EdgeOffset> unexplored;
+};
+ProfileLevels profile_levels(std::vector<LevelShape> levels, const GraphStats& stats);
+
 /// Discoveries per frontier arc of sampled level `level`: the next level's frontier over this
 /// one's arcs (0 past the sample or where the level had no arcs).
 double profile_discovered_per_arc(const std::vector<LevelShape>& levels, std::size_t level);
