@@ -3,8 +3,8 @@
 // alone: for BFSs from random sources (abfs compare's: seed 1), each level's real discoveries
 // (the next level's frontier) against the executor's estimate from the sampled profile it would
 // match (bench/profile_replay.hpp), and against candidates from the BFS's own levels before:
-// the estimate times this BFS's discoveries so far over their estimates (rate), times the last
-// level's alone (last), the last level's discoveries per arc times the arcs (own), and the
+// the estimate times this BFS's discoveries so far over their estimates (rate), times that
+// ratio's square root (half: half way in log), times the last level's ratio alone (last), the last level's discoveries per arc times the arcs (own), and the
 // smaller of the profile's and own (min). Prints per graph the discovery-weighted error
 // (sum of |estimate - real| over the sum of real), the median and 90th percentile of
 // |log((estimate + 1) / (real + 1))| as a ratio, and the share of levels estimated over 2x or
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
     if (sources.empty()) sources = abfs::random_sources(graph, count, 1);
     const abfs::bench::ReplayedProfiles profiles(graph, stats);
 
-    Tally tallies[5] = {Tally("profile"), Tally("rate"), Tally("last"), Tally("own"), Tally("min")};
+    Tally tallies[6] = {Tally("profile"), Tally("rate"), Tally("half"), Tally("last"), Tally("own"), Tally("min")};
     double real_sum = 0.0;
     for (VertexId source : sources) {
       const std::vector<abfs::LevelShape> levels = abfs::bench::levels_of(graph, source);
@@ -97,14 +97,18 @@ int main(int argc, char** argv) {
         const double rate = estimated_so_far > 0.0 ? (real_so_far + 1.0) / (estimated_so_far + 1.0) : 1.0;
         const double cap = std::min(static_cast<double>(n - visited), static_cast<double>(levels[l].frontier_edges));
         const double own = std::min(cap, own_per_arc * static_cast<double>(levels[l].frontier_edges));
-        const double estimates[5] = {estimate, std::min(cap, estimate * rate), std::min(cap, estimate * last_ratio), own,
+        const double estimates[6] = {estimate,
+                                     std::min(cap, estimate * rate),
+                                     std::min(cap, estimate * std::sqrt(rate)),
+                                     std::min(cap, estimate * last_ratio),
+                                     own,
                                      std::min(estimate, own)};
-        for (int e = 0; e < 5; ++e) tallies[e].add(estimates[e], real);
+        for (int e = 0; e < 6; ++e) tallies[e].add(estimates[e], real);
         real_sum += real;
         if (each_level) {
-          std::printf("%u L%zu F%u/%llu real %.0f: profile %.0f (its level %zu) rate %.0f last %.0f own %.0f\n", source,
-                      l, levels[l].frontier_vertices, static_cast<unsigned long long>(levels[l].frontier_edges), real,
-                      estimate, at, estimates[1], estimates[2], estimates[3]);
+          std::printf("%u L%zu F%u/%llu real %.0f: profile %.0f (its level %zu) rate %.0f half %.0f last %.0f own %.0f\n",
+                      source, l, levels[l].frontier_vertices, static_cast<unsigned long long>(levels[l].frontier_edges),
+                      real, estimate, at, estimates[1], estimates[2], estimates[3], estimates[4]);
         }
         real_so_far += real;
         estimated_so_far += estimate;
