@@ -4,8 +4,9 @@
 // (the next level's frontier) against the executor's estimate from the sampled profile it would
 // match (bench/profile_replay.hpp), and against candidates from the BFS's own levels before:
 // the estimate times this BFS's discoveries so far over their estimates (rate), times that
-// ratio's square root (half: half way in log), times the last level's ratio alone (last), the last level's discoveries per arc times the arcs (own), and the
-// smaller of the profile's and own (min). Prints per graph the discovery-weighted error
+// ratio's square root (half: half way in log), times the last level's ratio alone (last), the
+// last level's discoveries per arc times the arcs (own), and the smaller of the profile's and
+// own (min). Prints per graph the discovery-weighted error
 // (sum of |estimate - real| over the sum of real), the median and 90th percentile of
 // |log((estimate + 1) / (real + 1))| as a ratio, and the share of levels estimated over 2x or
 // under 0.5x; with --levels every level; --source S (repeatable) instead of random sources.
@@ -70,8 +71,12 @@ int main(int argc, char** argv) {
     const abfs::GraphStats stats = abfs::compute_stats(graph);
     const VertexId n = graph.num_vertices();
     for (VertexId s : sources) {
-      if (s >= n) throw abfs::InvalidArgument("--source " + std::to_string(s) + ": the graph has " + std::to_string(n) + " vertices");
+      if (s >= n) {
+        throw abfs::InvalidArgument("--source " + std::to_string(s) + ": the graph has " + std::to_string(n) +
+                                    " vertices");
+      }
     }
+    if (count < 1) throw abfs::InvalidArgument("SOURCES must be a positive count");
     if (sources.empty()) sources = abfs::random_sources(graph, count, 1);
     const abfs::bench::ReplayedProfiles profiles(graph, stats);
 
@@ -106,9 +111,10 @@ int main(int argc, char** argv) {
         for (int e = 0; e < 6; ++e) tallies[e].add(estimates[e], real);
         real_sum += real;
         if (each_level) {
-          std::printf("%u L%zu F%u/%llu real %.0f: profile %.0f (its level %zu) rate %.0f half %.0f last %.0f own %.0f\n",
-                      source, l, levels[l].frontier_vertices, static_cast<unsigned long long>(levels[l].frontier_edges),
-                      real, estimate, at, estimates[1], estimates[2], estimates[3], estimates[4]);
+          std::printf(
+              "%u L%zu F%u/%llu real %.0f: profile %.0f (its level %zu) rate %.0f half %.0f last %.0f own %.0f\n",
+              source, l, levels[l].frontier_vertices, static_cast<unsigned long long>(levels[l].frontier_edges), real,
+              estimate, at, estimates[1], estimates[2], estimates[3], estimates[4]);
         }
         real_so_far += real;
         estimated_so_far += estimate;

@@ -37,15 +37,8 @@ inline std::vector<LevelShape> levels_of(const Graph& graph, VertexId source) {
 struct ReplayedProfile : detail::ProfileLevels {
   VertexId reach = 0;
 
-  /// Executor::matching_profile_level without the tail rule: the first level that had
-  /// discovered `visited` vertices, or the one before where that is nearer in ratio.
-  std::size_t match(VertexId visited_now) const {
-    std::size_t at = std::min<std::size_t>(
-        static_cast<std::size_t>(std::lower_bound(visited.begin(), visited.end(), visited_now) - visited.begin()),
-        visited.size() - 1);
-    if (at > 0 && detail::nearer_below(visited_now, visited[at - 1], visited[at])) --at;
-    return at;
-  }
+  /// Executor::matching_profile_level without the tail rule (detail::matched_profile_level).
+  std::size_t match(VertexId visited_now) const { return detail::matched_profile_level(visited, visited_now); }
 };
 
 /// The sampled profiles plan_bfs keeps for graph, smallest reach first.
@@ -57,8 +50,8 @@ class ReplayedProfiles {
     for (VertexId s : random_sources(graph, 4, 2)) {
       sampled.push_back(levels_of(graph, s));
       const VertexId reach = detail::profile_reach(sampled.back());
-      const bool repeated = std::any_of(reaches.begin(), reaches.end(),
-                                        [&](VertexId r) { return detail::similar_reach(r, reach); });
+      const bool repeated =
+          std::any_of(reaches.begin(), reaches.end(), [&](VertexId r) { return detail::similar_reach(r, reach); });
       reaches.push_back(reach);
       if (repeated) break;
     }

@@ -728,16 +728,21 @@ double profile_discovered(const std::vector<LevelShape>& levels, const std::vect
   return std::min(static_cast<double>(unvisited_vertices), per_arc * static_cast<double>(frontier_edges));
 }
 
-std::size_t Executor::matching_profile_level(VertexId visited) const {
+std::size_t matched_profile_level(const std::vector<VertexId>& profile_visited, VertexId visited) {
   // The sampled level that had discovered as many vertices: levels of BFSs from different
-  // sources line up by progress, not by number. A level asks twice (its state, its decision).
+  // sources line up by progress, not by number.
+  const auto at = std::lower_bound(profile_visited.begin(), profile_visited.end(), visited);
+  std::size_t level = profile_visited.empty() ? 0
+                                              : std::min(static_cast<std::size_t>(at - profile_visited.begin()),
+                                                         profile_visited.size() - 1);
+  if (level > 0 && nearer_below(visited, profile_visited[level - 1], profile_visited[level])) --level;
+  return level;
+}
+
+std::size_t Executor::matching_profile_level(VertexId visited) const {
+  // A level asks twice (its state, its decision).
   if (visited == matched_.visited) return matched_.level;
-  const auto at = std::lower_bound(profile_.visited.begin(), profile_.visited.end(), visited);
-  std::size_t level =
-      profile_.visited.empty()
-          ? 0
-          : std::min(static_cast<std::size_t>(at - profile_.visited.begin()), profile_.visited.size() - 1);
-  if (level > 0 && nearer_below(visited, profile_.visited[level - 1], profile_.visited[level])) --level;
+  const std::size_t level = matched_profile_level(profile_.visited, visited);
   matched_ = {visited, level};
   return level;
 }

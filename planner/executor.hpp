@@ -69,6 +69,12 @@ struct ProfileLevels {
 };
 ProfileLevels profile_levels(std::vector<LevelShape> levels, const GraphStats& stats);
 
+/// The sampled level a BFS whose visit order ends at `visited` is matched to: the first that
+/// had discovered as many vertices (profile_visited: through each level), or the one before
+/// where that is nearer in ratio (nearer_below); 0 for no levels. Executor::matching_profile_level
+/// adds the tail rule.
+std::size_t matched_profile_level(const std::vector<VertexId>& profile_visited, VertexId visited);
+
 /// Discoveries per frontier arc of sampled level `level`: the next level's frontier over this
 /// one's arcs (0 past the sample or where the level had no arcs).
 double profile_discovered_per_arc(const std::vector<LevelShape>& levels, std::size_t level);
