@@ -71,8 +71,8 @@ ProfileLevels profile_levels(std::vector<LevelShape> levels, const GraphStats& s
 
 /// The sampled level a BFS whose visit order ends at `visited` is matched to: the first that
 /// had discovered as many vertices (profile_visited: through each level), or the one before
-/// where that is nearer in ratio (nearer_below); 0 for no levels. Executor::matching_profile_level
-/// adds the tail rule.
+/// where that is nearer in ratio (nearer_below); 0 for no levels. The executor's
+/// matching_profile_level(visited, frontier) adds the tail rule.
 std::size_t matched_profile_level(const std::vector<VertexId>& profile_visited, VertexId visited);
 
 /// Discoveries per frontier arc of sampled level `level`: the next level's frontier over this
