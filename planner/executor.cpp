@@ -48,6 +48,16 @@ double per_discovered_in_class(int c, const Price& price) {
   return (price(VertexId{1}, arcs, kProbe) - price(VertexId{1}, arcs, 0.0)) / kProbe;
 }
 
+// The lower median of kept[0, count) (count >= 1): of a window of the last measurements, one
+// slow outlier does not set it. The executor's learned level-0 extra, level overhead and host
+// test times.
+template <class T, std::size_t N>
+T lower_median(std::array<T, N> kept, std::size_t count) {
+  const auto middle = kept.begin() + static_cast<std::ptrdiff_t>((count - 1) / 2);
+  std::nth_element(kept.begin(), middle, kept.begin() + static_cast<std::ptrdiff_t>(count));
+  return *middle;
+}
+
 // The prices a device-driven run handed back by, for the level log's reason.
 std::string handback_prices(const HandbackPrice& p) {
   char text[128];
@@ -277,11 +287,8 @@ void Executor::learn_first_level(double extra_us, bool ahead) {
   auto& extras = ahead ? ahead_level_extras_ : first_level_extras_;
   std::size_t& seen = ahead ? ahead_level_seen_ : first_level_seen_;
   extras[seen++ % kFirstLevelWindow] = extra_us;
-  std::array<double, kFirstLevelWindow> kept = extras;
-  const auto count = static_cast<std::ptrdiff_t>(std::min(seen, kFirstLevelWindow));
-  const auto lower_median = kept.begin() + (count - 1) / 2;  // one slow BFS does not set it
-  std::nth_element(kept.begin(), lower_median, kept.begin() + count);
-  (ahead ? ahead_level_extra_us_ : first_level_extra_us_) = *lower_median;
+  // The lower median: one slow BFS does not set it.
+  (ahead ? ahead_level_extra_us_ : first_level_extra_us_) = lower_median(extras, std::min(seen, kFirstLevelWindow));
 }
 
 void Executor::learn_warm_uploads() {
@@ -329,12 +336,10 @@ bool Executor::learn_level_overhead() {
   }
   std::array<double, kOverheadWindow + kOverheadPrior> kept{};
   std::copy(decided_overheads_.begin(), decided_overheads_.end(), kept.begin());
-  auto count = static_cast<std::ptrdiff_t>(std::min(decided_overheads_seen_, kOverheadWindow));
-  for (; count < static_cast<std::ptrdiff_t>(kOverheadPrior); ++count) kept[count] = models_->level_overhead_us;
-  const auto lower_median = kept.begin() + (count - 1) / 2;
-  std::nth_element(kept.begin(), lower_median, kept.begin() + count);
+  std::size_t count = std::min(decided_overheads_seen_, kOverheadWindow);
+  for (; count < kOverheadPrior; ++count) kept[count] = models_->level_overhead_us;
   const double before = level_overhead_us();
-  decided_overhead_us_ = *lower_median;
+  decided_overhead_us_ = lower_median(kept, count);
   return decided_overhead_us_ != before;
 }
 
@@ -2541,11 +2546,7 @@ double Executor::host_test_us(HostTest test) const {
   auto kind = static_cast<std::size_t>(test) - 1;
   if (host_tests_seen_[kind] == 0) kind = static_cast<std::size_t>(HostTest::Stay) - 1;
   const std::size_t count = std::min(host_tests_seen_[kind], kHostTestWindow);
-  if (count == 0) return 0.0;
-  std::array<float, kHostTestWindow> kept = host_tests_[kind];
-  const auto lower_median = kept.begin() + static_cast<std::ptrdiff_t>((count - 1) / 2);
-  std::nth_element(kept.begin(), lower_median, kept.begin() + static_cast<std::ptrdiff_t>(count));
-  return *lower_median;
+  return count == 0 ? 0.0 : lower_median(host_tests_[kind], count);
 }
 
 void Executor::learn_host_test(HostTestTime time) {
