@@ -42,6 +42,24 @@ plan's first records of runs to the end took +2 to +3 us over the trials' on ca-
 email-Enron, soc-Slashdot0902 and uk-2007-05@100000 (its decision's time), +7 to +14 us for
 starts after host levels, and cnr-2000's carried one-block levels +1.2 us each.
 
+With --entry, per source whose BFSs reach the device, the plan's BFS against the oracle's chain
+from that source split where the later of their first device levels ends (the way onto the
+device: host levels, conversion, decision, the run's first record) and after it, with both
+routes and where they leave the host. In the sixty-ninth session's compares (H200) cnr-2000's
+BFSs from 44408 and 6844 lost 7-23 us to the oracle up to the first device level in all 16
+(one_block's start after host levels 33-34 us plus a 11-14 us upload in the plan, 21-24 plus
+12-15 in the oracle's trials, warmed by the trials before them), and 44408's first BFS of a
+process 11-17 us after it (dynamic_parallel's carried levels, ~10 us each, where the oracle's
+one_block took ~8: its lookahead outgrew the 10-vertex profile into the 18,997-vertex one).
+
+With --lookahead, where the plan decided a level at which the oracle's chain starts a
+device-driven run: that run's price in the decision (its first level, and the levels and time
+the lookahead has it carry) against the oracle's run (first level with its conversion, the
+levels it carried and their times), medians by strategy. In the sixty-ninth session's compares
+(H200) soc-Slashdot0902's dynamic_parallel runs were priced to carry 8-9 levels for 112-126 us
+where the oracle's carried 6-7 for 87-107 (the sampled profiles' BFSs are deeper than these),
+ca-AstroPh-lcc's 9-11 for 82-112 against 7-8 for 88-95.
+
 With --best, the plan's BFSs against the best single strategy's (levels_G.best.json, which
 `abfs compare --log` writes since 2026-11-28), paired by source and round (both logs hold the
 same sources in the same order): the BFSs where both ran the same route (the sequence of
@@ -52,7 +70,8 @@ session's compares (H200) wave's grid levels ran ~0.2 us each slower in the plan
 dynamic_parallel's on the same route (+5-6 us a BFS), whatever the hand-back table, the wait's
 work or the order the plans were built in; in separate processes (abfs run) ~0.05.
 
-Usage: bench/level_gap.py LOGDIR [--worst K] [--by-bfs STRATEGY] [--changes] [--runs] [--best]
+Usage: bench/level_gap.py LOGDIR [--worst K] [--by-bfs STRATEGY] [--changes] [--runs] [--best] [--entry]
+  [--lookahead]
   (K: kinds of level listed per graph, default 3)
 """
 import argparse
@@ -61,6 +80,7 @@ import glob
 import json
 import math
 import os
+import re
 import statistics
 
 
@@ -253,6 +273,74 @@ def route(run):
     return tuple(out)
 
 
+def first_device_level(run):
+    """The index of the run's first level off the host (its length where it stays on the host)."""
+    for i, level in enumerate(run["levels"]):
+        if level["strategy"] != "cpu_expand":
+            return i
+    return len(run["levels"])
+
+
+def entry(adaptive, oracle):
+    """Per source whose BFSs reach the device: the plan's BFS against the oracle's chain from the
+    same source, split where the later of the two first device levels ends (their way onto the
+    device: the host levels, the conversion, the decision and the run's first record) and after
+    it; with the routes. Lists of (up to, after, plan's route, oracle's route) by source."""
+    chains = first_chains(oracle)
+    out = collections.defaultdict(list)
+    for run in adaptive["runs"]:
+        chain = chains.get(run["source"])
+        if chain is None:
+            continue
+        a, o = first_device_level(run), first_device_level(chain)
+        if a == len(run["levels"]) and o == len(chain["levels"]):
+            continue  # on the host throughout
+        k = max(a, o) + 1
+        plan_up = sum(level_us(level) for level in run["levels"][:k])
+        oracle_up = sum(level_us(level) for level in chain["levels"][:k])
+        plan_after = sum(level_us(level) for level in run["levels"][k:])
+        oracle_after = sum(level_us(level) for level in chain["levels"][k:])
+        out[run["source"]].append((plan_up - oracle_up, plan_after - oracle_after,
+                                   ">".join(route(run)) + f"@{a}", ">".join(route(chain)) + f"@{o}"))
+    return out
+
+
+CARRIED_PRICE = re.compile(r"(dynamic_parallel|one_block) ([\d.]+) us \(\+(\d+) levels on the device ([\d.]+) us\)")
+
+
+def lookahead(adaptive, oracle):
+    """Where the plan decided a level at which the oracle's chain (its first from the source)
+    starts a device-driven run of strategy S: S's price in the decision's reason, its first level
+    and the levels the lookahead has the run carry ("S X us (+N levels on the device Y us)"),
+    against the oracle's run of S from that level: its first level (with its conversion) and the
+    levels it carried. Rows of (strategy, first priced, first measured, levels priced, carried
+    priced, levels carried, carried measured)."""
+    chains = first_chains(oracle)
+    rows = []
+    for run in adaptive["runs"]:
+        chain = chains.get(run["source"])
+        if chain is None:
+            continue
+        for level in run["levels"]:
+            k = level["level"]
+            if level["reason"].startswith("continued") or k >= len(chain["levels"]):
+                continue
+            start = chain["levels"][k]
+            if not start["reason"].startswith("oracle: cheapest"):
+                continue
+            for m in CARRIED_PRICE.finditer(level["reason"]):
+                if m.group(1) != start["strategy"]:
+                    continue
+                carried = []
+                for later in chain["levels"][k + 1:]:
+                    if not later["reason"].startswith("oracle: carried"):
+                        break
+                    carried.append(later["time_us"])
+                rows.append((m.group(1), float(m.group(2)), level_us(start), int(m.group(3)), float(m.group(4)),
+                             len(carried), sum(carried)))
+    return rows
+
+
 def later_kind(level):
     reason = level["reason"]
     if reason.startswith("continued on the device (grid"):
@@ -302,6 +390,8 @@ def main():
     parser.add_argument("--changes", action="store_true")
     parser.add_argument("--runs", action="store_true")
     parser.add_argument("--best", action="store_true")
+    parser.add_argument("--entry", action="store_true")
+    parser.add_argument("--lookahead", action="store_true")
     args = parser.parse_args()
     pairs = sorted(glob.glob(os.path.join(args.logdir, "levels_*.oracle.json")))
     if not pairs:
@@ -355,6 +445,22 @@ def main():
                 print(f"  carried levels, plan - oracle: median {statistics.median(diffs):+.2f} us over "
                       f"{len(diffs)} levels; by place in the run " +
                       " ".join(f"{k}: {statistics.median(v):+.1f}" for k, v in sorted(carried.items())[:8]))
+        if args.entry:
+            for source, rows in sorted(entry(adaptive, oracle).items()):
+                routes = collections.Counter(f"{r[2]} / {r[3]}" for r in rows)
+                print(f"  from {source} ({len(rows)} BFSs), plan - oracle (medians): to the first device level "
+                      f"{statistics.median(r[0] for r in rows):+.1f} us, after it "
+                      f"{statistics.median(r[1] for r in rows):+.1f}; routes plan / oracle (@ first device level): " +
+                      ", ".join(f"{r} {n}" for r, n in routes.most_common(3)))
+        if args.lookahead:
+            by_strategy = collections.defaultdict(list)
+            for row in lookahead(adaptive, oracle):
+                by_strategy[row[0]].append(row)
+            for strategy, rows in sorted(by_strategy.items()):
+                med = lambda i: statistics.median(r[i] for r in rows)
+                print(f"  {strategy} runs the oracle started where the plan decided ({len(rows)}), priced / "
+                      f"measured (medians): first level {med(1):.1f} / {med(2):.1f} us, carried {med(3):.0f} "
+                      f"levels {med(4):.1f} / {med(5):.0f} levels {med(6):.1f} us")
         best_path = oracle_path.replace(".oracle.json", ".best.json")
         if args.best and os.path.exists(best_path):
             with open(best_path) as f:
