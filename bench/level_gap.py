@@ -281,6 +281,11 @@ def first_device_level(run):
     return len(run["levels"])
 
 
+def sums_apart(levels, k):
+    """The levels' times (with their conversions) before index k and from it."""
+    return sum(level_us(level) for level in levels[:k]), sum(level_us(level) for level in levels[k:])
+
+
 def entry(adaptive, oracle):
     """Per source whose BFSs reach the device: the plan's BFS against the oracle's chain from the
     same source, split where the later of the two first device levels ends (their way onto the
@@ -296,10 +301,8 @@ def entry(adaptive, oracle):
         if a == len(run["levels"]) and o == len(chain["levels"]):
             continue  # on the host throughout
         k = max(a, o) + 1
-        plan_up = sum(level_us(level) for level in run["levels"][:k])
-        oracle_up = sum(level_us(level) for level in chain["levels"][:k])
-        plan_after = sum(level_us(level) for level in run["levels"][k:])
-        oracle_after = sum(level_us(level) for level in chain["levels"][k:])
+        plan_up, plan_after = sums_apart(run["levels"], k)
+        oracle_up, oracle_after = sums_apart(chain["levels"], k)
         out[run["source"]].append((plan_up - oracle_up, plan_after - oracle_after,
                                    ">".join(route(run)) + f"@{a}", ">".join(route(chain)) + f"@{o}"))
     return out
@@ -457,7 +460,8 @@ def main():
             for row in lookahead(adaptive, oracle):
                 by_strategy[row[0]].append(row)
             for strategy, rows in sorted(by_strategy.items()):
-                med = lambda i: statistics.median(r[i] for r in rows)
+                def med(i, rows=rows):
+                    return statistics.median(r[i] for r in rows)
                 print(f"  {strategy} runs the oracle started where the plan decided ({len(rows)}), priced / "
                       f"measured (medians): first level {med(1):.1f} / {med(2):.1f} us, carried {med(3):.0f} "
                       f"levels {med(4):.1f} / {med(5):.0f} levels {med(6):.1f} us")
