@@ -56,9 +56,10 @@ With --lookahead, where the plan decided a level at which the oracle's chain sta
 device-driven run: that run's price in the decision (its first level, and the levels and time
 the lookahead has it carry) against the oracle's run (first level with its conversion, the
 levels it carried and their times), medians by strategy. In the sixty-ninth session's compares
-(H200) soc-Slashdot0902's dynamic_parallel runs were priced to carry 8-9 levels for 112-126 us
-where the oracle's carried 6-7 for 87-107 (the sampled profiles' BFSs are deeper than these),
-ca-AstroPh-lcc's 9-11 for 82-112 against 7-8 for 88-95.
+(H200) soc-Slashdot0902's dynamic_parallel runs' carried levels were priced 112-126 us where
+the oracle's carried 6-7 levels in 87-107 (one sampled BFS's shape prices every source's),
+ca-AstroPh-lcc's 82-112 against 7-8 levels in 88-95. The reason's level count takes in the
+profile's levels past its reach stop, priced 0.
 
 With --best, the plan's BFSs against the best single strategy's (levels_G.best.json, which
 `abfs compare --log` writes since 2026-11-28), paired by source and round (both logs hold the
