@@ -48,7 +48,7 @@ device: host levels, conversion, decision, the run's first record) and after it,
 routes and where they leave the host. In the sixty-ninth session's compares (H200) cnr-2000's
 BFSs from 44408 and 6844 lost 7-23 us to the oracle up to the first device level in all 16
 (one_block's start after host levels 33-34 us plus a 11-14 us upload in the plan, 21-24 plus
-12-15 in the oracle's trials, warmed by the trials before them), and 44408's first BFS of a
+12-17 in the oracle's trials, warmed by the trials before them), and 44408's first BFS of a
 process 11-17 us after it (dynamic_parallel's carried levels, ~10 us each, where the oracle's
 one_block took ~8: its lookahead outgrew the 10-vertex profile into the 18,997-vertex one).
 
