@@ -647,7 +647,7 @@ void Executor::prepare_lookaheads() {
     use_profile(k);
     prepare_lookahead();
   }
-  use_profile(profile_reaches_.size() - 1);
+  use_profile(0);  // as between BFSs (execute_levels)
 }
 
 void Executor::add_profile_features(strategies::FrontierState& state, std::size_t profile_level,
@@ -2043,7 +2043,11 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     const FirstChoice* ahead = level == 0 ? first_choice_for(frontier_edges) : nullptr;
     const strategies::FrontierState state =
         frontier_state(level, end - begin, end, frontier_edges, edges_out_of_reached, placement, ahead == nullptr);
-    const Choice choice = ahead != nullptr ? ahead->choice : choose(state, placement);
+    // A level 0 decided ahead uses that decision in place (a copy of a Choice, its reason's
+    // candidates and text, was ~0.1-0.3 us of a BFS's start).
+    Choice decided;
+    if (ahead == nullptr) decided = choose(state, placement);
+    const Choice& choice = ahead != nullptr ? ahead->choice : decided;
     if (explore_first_level_) note_first_level(choice);
     explore_first_level_ = false;
     strategies::Strategy& strategy = *choice.strategy;
@@ -2305,7 +2309,12 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   const auto learn_start = std::chrono::steady_clock::now();
   if (learn_reach_) learn_reach_set(source, result);
   learn_profile(source, result);
-  use_profile(profile_reaches_.empty() ? 0 : profile_reaches_.size() - 1);  // predict_profile prices the largest
+  // Between BFSs the executor holds the profile a BFS starts with where its component has none
+  // of its own, the smallest: the next BFS's start then moves none. Moving the largest back
+  // there cost the BFS's start 0.6-1.5 us (a process's medians; up to 3.9 us; cnr-2000's
+  // host-only BFSs of 14 and 73 vertices took 5-12 us; H200 host, 2026-11-29), swapping the two
+  // Profile objects (their hand-back models, ~1 KB each, by value) from cold memory.
+  use_profile(0);
   learn_corrections();
   const double learned_us = microseconds_since(learn_start);
   if (learned_us > rewarm_after_us_ && learned_us > rewarm_bfs_share_ * result.total_ms * 1000.0 &&
@@ -2576,9 +2585,15 @@ std::string Executor::lookahead_reason(std::size_t level) const {
   return reason;
 }
 
-std::vector<LevelRecord> Executor::predict_profile() const {
+std::vector<LevelRecord> Executor::predict_profile() {
   std::vector<LevelRecord> schedule;
   if (models_ == nullptr) return schedule;
+  struct LargestScope {  // the largest profile while this prices it, then the one in use again
+    Executor& executor;
+    std::size_t in_use;
+    ~LargestScope() { executor.use_profile(in_use); }
+  } largest{*this, active_profile_};
+  use_profile(profile_reaches_.empty() ? 0 : profile_reaches_.size() - 1);
   Placement placement;
   VertexId end = 1;
   const std::vector<strategies::FrontierState> states = profile_states();

@@ -334,8 +334,10 @@ class Executor {
   GraphStats& stats() noexcept { return stats_; }
   const std::string& decision_source() const noexcept { return decision_source_; }
   bool has_models() const noexcept { return models_ != nullptr; }
-  /// The cost models' choice at every level of the sampled profile (no measurement).
-  std::vector<LevelRecord> predict_profile() const;
+  /// The cost models' choice at every level of the largest sampled profile (no measurement).
+  /// Not const: between BFSs the executor holds the smallest (use_profile), and this moves to
+  /// the largest and back.
+  std::vector<LevelRecord> predict_profile();
   /// Median over the last execute's host-driven levels of the executor's own time per level
   /// (level wall time minus the strategy's run and the conversion).
   double last_level_overhead_us() const;
