@@ -55,10 +55,11 @@ struct BfsResult {
   std::vector<LevelRecord> levels;
   /// The BFS itself, in ms: from the start of the first level until the last level is done,
   /// wherever it ran, conversions between host and device included. Measured with CUDA events
-  /// when the BFS used the device (host clock otherwise); where its last level ran on the
-  /// device, to that level's end on the device (the stop event recorded after its work in stream
-  /// order, not after the host has read it). Like Graph500 and the GPU BFS codes we
-  /// compare with, it excludes gathering distances and parents for the caller (result_ms).
+  /// when the BFS used the device (host clock otherwise, to the end of its last level's run);
+  /// where its last level ran on the device, to that level's end on the device (the stop event
+  /// recorded after its work in stream order, not after the host has read it). Like Graph500
+  /// and the GPU BFS codes we compare with, it excludes gathering distances and parents for the
+  /// caller (result_ms).
   double total_ms = 0.0;
   /// Exhaustive plans: the per-level oracle's total in ms, the cheapest chain of measured
   /// options through the levels (conversions included); 0 otherwise. total_ms then includes
