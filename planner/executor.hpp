@@ -976,7 +976,8 @@ class Executor {
     std::size_t stop_level = 0;
   };
   // The profile in use; profiles_[active_profile_] is its empty slot. Swapping moves vectors
-  // and device buffers, copies nothing, and keeps the hand-back tables' device pointers valid.
+  // and device buffers, copies the hand-back models (~1 KB each), and keeps the hand-back
+  // tables' device pointers valid. Between BFSs it is the smallest (execute_levels).
   Profile profile_;
   // The sampled ones by reach, smallest first (the first profile_reaches_.size()), then the
   // learned ones (learn_profile).
