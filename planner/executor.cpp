@@ -1997,7 +1997,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   // record and wait for: nothing ran on the device. cnr-2000's all-host BFSs (small components,
   // 4-6 levels) took 2.6 us over their levels' 6.7 timed by events, 1.8 over 5.5 so (medians;
   // H100, 2026-11-26). It ends where its last level's run does, as a BFS ending on the device
-  // does (below): the executor's learning from that level after it is not the BFS's (0.4-1.5 us
+  // does (below): the executor's learning from that level after it is not the BFS's (0.6-2.1 us
   // at the end of cnr-2000's host-only BFSs of 14 and 73 vertices; H200 host, 2026-11-29).
   const auto wall_start = std::chrono::steady_clock::now();
   auto last_level_end = wall_start;
