@@ -16,6 +16,7 @@
 # OUT gets ab.tar.gz: A1/, B1/, A2/, ... each a bench/planner_suite.sh run (compare_G.json,
 # compare_G.txt and, for the kept rounds, the level logs), for bench/suite_verdict.py by build:
 #   tar -xzf ab.tar.gz; bench/suite_verdict.py A? ; bench/suite_verdict.py B?
+# and for the two builds paired by round (A's BFS-time sums over B's): bench/ab_pairs.py FOLDER.
 set -uo pipefail
 a=$1; b=$2; out=$3; rounds=$4; shift 4
 here=$(cd "$(dirname "$0")" && pwd)
