@@ -11,29 +11,17 @@ median over rounds against that spread.
 
 Per graph: A / B by round and their median; then, medians over rounds, A's sums against its best
 single strategy (the plan of the smallest sum in that process) and its oracle, and B's. Sums are
-over every BFS of the compare (sources x rounds), as suite_verdict.py's "sums" row.
+over every BFS of the compare (sources x rounds), by suite_verdict.py's sum_ratios; a round where
+either build's compare had a BFS fail validation is left out and named INVALID.
 
 Usage: bench/ab_pairs.py FOLDER
 """
-import json
 import os
 import statistics
 import sys
 
-
-def sums(compare):
-    """(adaptive, best single strategy, oracle) BFS-time sums of one compare_G.json, ms."""
-    plans = compare["plans"]
-    best = min(sum(p["ms"]) for name, p in plans.items() if name not in ("auto", "oracle"))
-    return sum(plans["auto"]["ms"]), best, sum(plans["oracle"]["ms"])
-
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None  # that process's compare did not finish (ab_suite.sh's timeout)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from suite_verdict import load_run, sum_ratios  # noqa: E402  (one run's compares, and their sums' ratios)
 
 
 def main():
@@ -41,29 +29,31 @@ def main():
         sys.exit(__doc__.split("Usage: ")[1])
     folder = sys.argv[1]
     rounds = sorted(int(d[1:]) for d in os.listdir(folder) if d[:1] == "A" and d[1:].isdigit())
-    graphs = sorted({f[len("compare_"):-len(".json")] for r in rounds for f in os.listdir(os.path.join(folder, f"A{r}"))
-                     if f.startswith("compare_") and f.endswith(".json")})
+    runs = {name: load_run(os.path.join(folder, name), None) for r in rounds for name in (f"A{r}", f"B{r}")}
+    graphs = sorted({g for run in runs.values() for g in run})
     for g in graphs:
-        ratios, a_best, a_oracle, b_best, b_oracle = [], [], [], [], []
+        ratios, ratios_a, ratios_b, invalid = [], [], [], []
         for r in rounds:
-            a = load(os.path.join(folder, f"A{r}", f"compare_{g}.json"))
-            b = load(os.path.join(folder, f"B{r}", f"compare_{g}.json"))
+            a, b = runs[f"A{r}"].get(g), runs[f"B{r}"].get(g)
             if a is None or b is None:
+                continue  # that process's compare did not finish (ab_suite.sh's timeout)
+            if a[2] or b[2]:
+                invalid.append(r)  # a BFS that failed validation: no time of that round counts
                 continue
-            (sa, ba, oa), (sb, bb, ob) = sums(a), sums(b)
-            ratios.append(sa / sb)
-            a_best.append(sa / ba)
-            a_oracle.append(sa / oa)
-            b_best.append(sb / bb)
-            b_oracle.append(sb / ob)
+            ra, rb = sum_ratios(a[0]), sum_ratios(b[0])
+            if ra is None or rb is None:
+                continue
+            ratios.append(sum(a[0]["auto"]) / sum(b[0]["auto"]))
+            ratios_a.append(ra)
+            ratios_b.append(rb)
+        note = f" (rounds {invalid} INVALID)" if invalid else ""
         if not ratios:
-            print(f"{g}: no round with both builds' compares")
+            print(f"{g}: no round with both builds' compares{note}")
             continue
         med = statistics.median
         print(f"{g}: A / B {' '.join(f'{x:.3f}' for x in ratios)} (median {med(ratios):.3f}); "
-              f"A: a / best {med(a_best):.3f}, a / oracle {med(a_oracle):.3f}; "
-              f"B: a / best {med(b_best):.3f}, a / oracle {med(b_oracle):.3f}")
-
+              f"A: a / best {med(x[0] for x in ratios_a):.3f}, a / oracle {med(x[1] for x in ratios_a):.3f}; "
+              f"B: a / best {med(x[0] for x in ratios_b):.3f}, a / oracle {med(x[1] for x in ratios_b):.3f}{note}")
 
 if __name__ == "__main__":
     main()
