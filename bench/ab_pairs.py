@@ -55,5 +55,6 @@ def main():
               f"A: a / best {med(x[0] for x in ratios_a):.3f}, a / oracle {med(x[1] for x in ratios_a):.3f}; "
               f"B: a / best {med(x[0] for x in ratios_b):.3f}, a / oracle {med(x[1] for x in ratios_b):.3f}{note}")
 
+
 if __name__ == "__main__":
     main()
