@@ -524,7 +524,7 @@ std::size_t Executor::reach_stop_level(VertexId reach, std::size_t levels) const
 }
 
 void Executor::stop_profiles_at_reach_sets() {
-  const std::size_t in_use = active_profile_;
+  const ProfileScope scope(*this);
   for (std::size_t k = 0; k < profiles_.size(); ++k) {
     const Profile& p = k == active_profile_ ? profile_ : profiles_[k];
     const std::size_t stop = reach_stop_level(p.reach, p.levels.size());
@@ -533,7 +533,6 @@ void Executor::stop_profiles_at_reach_sets() {
     profile_.stop_level = stop;
     prepare_lookahead();
   }
-  use_profile(in_use);
 }
 
 std::size_t Executor::profile_levels_run(std::size_t k) const {
@@ -610,13 +609,12 @@ void Executor::learn_profile(VertexId source, const BfsResult& result) {
   shape.reserve(result.levels.size());
   for (const LevelRecord& l : result.levels) shape.push_back({l.frontier_vertices, l.frontier_edges});
   strategies::add_pull_warp_steps(graph, result.distances, shape);  // and pull_scanned_edges
-  const std::size_t in_use = active_profile_;
   const std::size_t k = profiles_.size();
   profiles_.push_back(make_profile(std::move(shape)));
   component_profiles_.emplace_back(components_[source], k);
+  const ProfileScope scope(*this);
   use_profile(k);
   prepare_lookahead();
-  use_profile(in_use);
 }
 
 bool Executor::know_components() {
@@ -630,7 +628,7 @@ bool Executor::know_components() {
   return true;
 }
 
-void Executor::use_profile(std::size_t k) {
+void Executor::use_profile(std::size_t k) noexcept {
   if (k == active_profile_ || k >= profiles_.size()) return;
   std::swap(profile_, profiles_[active_profile_]);  // back to its slot
   std::swap(profile_, profiles_[k]);
@@ -2359,7 +2357,7 @@ void Executor::warm_first_decision(VertexId source) {
   if (models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_) return;
   // Priced as the next BFS's level 0 will be: without this BFS's surprises and host pace.
   reset_bfs_pricing();
-  const std::size_t in_use = active_profile_;
+  const ProfileScope scope(*this);
   // As execute_levels starts a BFS from source: its component's profile, else the smallest.
   // frontier_state reads the source's neighbourhood from h_order[0], this BFS's source still.
   const std::size_t own = component_profile(source);
@@ -2369,7 +2367,6 @@ void Executor::warm_first_decision(VertexId source) {
   const strategies::FrontierState state = frontier_state(0, 1, 1, out_degree, 0, placement);
   const Choice choice = choose(state, placement);
   if (samples_ == nullptr && choice.priced) keep_first_choice(out_degree, choice);
-  use_profile(in_use);
 }
 
 const Executor::FirstChoice* Executor::first_choice_for(EdgeOffset out_degree) const {
@@ -2592,11 +2589,7 @@ std::string Executor::lookahead_reason(std::size_t level) const {
 std::vector<LevelRecord> Executor::predict_profile() {
   std::vector<LevelRecord> schedule;
   if (models_ == nullptr) return schedule;
-  struct LargestScope {  // the largest profile while this prices it, then the one in use again
-    Executor& executor;
-    std::size_t in_use;
-    ~LargestScope() { executor.use_profile(in_use); }
-  } largest{*this, active_profile_};
+  const ProfileScope scope(*this);  // the largest while this prices it
   use_profile(profile_reaches_.empty() ? 0 : profile_reaches_.size() - 1);
   Placement placement;
   VertexId end = 1;

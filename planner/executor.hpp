@@ -984,7 +984,20 @@ class Executor {
   std::vector<Profile> profiles_;
   std::vector<VertexId> profile_reaches_;  // the sampled ones'
   std::size_t active_profile_ = 0;
-  void use_profile(std::size_t k);
+  void use_profile(std::size_t k) noexcept;
+  // While it lives, other profiles may be put in use (use_profile) to price or prepare them; at
+  // its end, an exception's too, the one in use at its start is in use again.
+  class ProfileScope {
+   public:
+    explicit ProfileScope(Executor& executor) noexcept : executor_(executor), in_use_(executor.active_profile_) {}
+    ~ProfileScope() { executor_.use_profile(in_use_); }
+    ProfileScope(const ProfileScope&) = delete;
+    ProfileScope& operator=(const ProfileScope&) = delete;
+
+   private:
+    Executor& executor_;
+    std::size_t in_use_;
+  };
   // A profile of a sampled (or learned) BFS's levels; it stops where a reach set has its reach
   // (reach_stop_level).
   Profile make_profile(std::vector<LevelShape> levels) const;
