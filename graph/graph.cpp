@@ -323,6 +323,40 @@ GraphStats compute_stats(const Graph& graph) {
   s.num_isolated = isolated;
   s.num_self_loops = loops;
   s.near_arc_share = s.num_edges > 0 ? static_cast<double>(near) / static_cast<double>(s.num_edges) : 0.0;
+  if (s.num_edges > 0) {
+    // Every stride-th arc, the stride a power of two (one random degree read each).
+    EdgeOffset stride = 1;
+    while (s.num_edges / stride > GraphStats::kHeadSampleArcs) stride *= 2;
+    const auto sampled = static_cast<std::int64_t>((s.num_edges + stride - 1) / stride);
+    double heads = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : heads)
+    for (std::int64_t k = 0; k < sampled; ++k) {
+      heads += static_cast<double>(graph.out_degree(csr.column_indices[static_cast<EdgeOffset>(k) * stride]));
+    }
+    s.mean_head_out_degree = heads / static_cast<double>(sampled);
+    // By the source's out-degree class: every vstride-th vertex, its arcs' heads' out-degrees.
+    std::int64_t vstride = 1;
+    while (n / vstride > static_cast<std::int64_t>(GraphStats::kHeadSampleVertices)) vstride *= 2;
+    constexpr std::size_t kClasses = GraphStats::kDegreeClasses;
+    double head_sums[kClasses] = {};
+    double degree_sums[kClasses] = {};
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : head_sums[:kClasses], degree_sums[:kClasses])
+    for (std::int64_t k = 0; k < (n + vstride - 1) / vstride; ++k) {
+      const auto v = static_cast<VertexId>(k * vstride);
+      const EdgeOffset d = graph.out_degree(v);
+      if (d == 0) continue;
+      double heads_v = 0.0;
+      for (EdgeOffset e = csr.row_offsets[v]; e < csr.row_offsets[v + 1]; ++e) {
+        heads_v += static_cast<double>(graph.out_degree(csr.column_indices[e]));
+      }
+      const std::size_t c = GraphStats::degree_class(d);
+      head_sums[c] += heads_v;
+      degree_sums[c] += static_cast<double>(d);
+    }
+    for (std::size_t c = 0; c < kClasses; ++c) {
+      s.head_out_degree_by_class[c] = degree_sums[c] > 0.0 ? head_sums[c] / degree_sums[c] : 0.0;
+    }
+  }
   std::vector<EdgeOffset> degrees(s.num_vertices);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) degrees[i] = graph.out_degree(static_cast<VertexId>(i));

@@ -742,6 +742,19 @@ std::size_t matched_profile_level(const std::vector<VertexId>& profile_visited, 
   return level;
 }
 
+std::size_t frontier_matched_level(const std::vector<LevelShape>& levels, std::size_t widest, VertexId frontier,
+                                   std::size_t from) {
+  if (levels.empty()) return from;
+  widest = std::min(widest, levels.size() - 1);
+  std::size_t level = from;
+  while (level < widest && levels[level].frontier_vertices < frontier) ++level;
+  if (level > from && level <= widest &&
+      nearer_below(frontier, levels[level - 1].frontier_vertices, levels[level].frontier_vertices)) {
+    --level;
+  }
+  return level;
+}
+
 std::size_t Executor::matching_profile_level(VertexId visited) const {
   // A level asks twice (its state, its decision).
   if (visited == matched_.visited) return matched_.level;
@@ -1592,6 +1605,10 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   const Place from = place_of(placement, state.level);
   const Conversions converted = conversions(from, state, end - placement.synced_end[1]);  // whoever runs
   const int persist = persistence_levels(state, next);
+  // A run from level 0 carries the source's own level 1 (LevelOne); the other candidates, and
+  // the runs at other levels, go on from the profile level after the one this level matches.
+  LevelOne one;
+  const bool through_one = level_one(state, one);
   const bool outgrows = next_outgrows_block(state, next);
   const double pace_excess = host_pace_excess();  // on every way on's host levels
   for (std::size_t i = 0; i < strategies_.size() && count < candidates.size(); ++i) {
@@ -1621,7 +1638,10 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     const bool ends_at_next = outgrows && s == block_strategy_;
     const Place to = place_after(*s, from);
     double after = 0.0;
-    if (location_of(to) == Location::Host) {
+    if (through_one && device_run && (s != block_strategy_ || one.fits_block)) {
+      after = run_after_level_one(*s, one, c.carried_levels, c.carried_us);
+      if (pace_excess != 0.0) after += pace_excess * future_host_us(*s, from, one.next, false);
+    } else if (location_of(to) == Location::Host) {
       // The next upload moves what the device has not seen and this level's discoveries (at
       // level 0 the source's arcs bound them).
       const double discovered = state.level == 0 ? static_cast<double>(state.frontier_edges)
@@ -1656,7 +1676,11 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
     choice.reason = "no cost model applies; " + choice.reason;
     return choice;
   }
-  if (persist == 0) no_cheaper_than_one_block(candidates.data(), candidates.data() + count, next);
+  if (through_one && one.fits_block) {
+    no_cheaper_than_one_block(candidates.data(), candidates.data() + count, one.next, 1);
+  } else if (persist == 0) {
+    no_cheaper_than_one_block(candidates.data(), candidates.data() + count, next);
+  }
   rank_candidates(candidates.data(), candidates.data() + count);
   Choice choice;
   choice.explorable = count > 1 && candidates[1].score() <= (1.0 + kExploreWithin) * candidates[0].score();
@@ -1703,7 +1727,78 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   return choice;
 }
 
-void Executor::no_cheaper_than_one_block(DecisionCandidate* begin, DecisionCandidate* end, std::size_t next) const {
+LevelShape Executor::level_one_shape(EdgeOffset out_degree) const {
+  LevelShape one;
+  one.frontier_vertices = static_cast<VertexId>(std::min<EdgeOffset>(out_degree, stats_.num_vertices - 1));
+  const double by_class = stats_.head_out_degree_by_class[GraphStats::degree_class(out_degree)];
+  const double heads = by_class > 0.0 ? by_class : stats_.mean_head_out_degree;
+  one.frontier_edges = std::min(
+      stats_.num_edges, static_cast<EdgeOffset>(std::ceil(static_cast<double>(one.frontier_vertices) * heads)));
+  return one;
+}
+
+bool Executor::level_one(const strategies::FrontierState& state, LevelOne& one) const {
+  if (state.level != 0 || profile_.value.empty() || state.frontier_edges == 0) return false;
+  const LevelShape shape = level_one_shape(state.frontier_edges);
+  if (shape.frontier_vertices == 0) return false;
+  one.vertices = shape.frontier_vertices;
+  one.edges = shape.frontier_edges;
+  one.source_edges = state.frontier_edges;
+  // Level 1's discoveries, as the profile prices a frontier at its visits, place the level after
+  // it: the profile level with as large a frontier (at least the one after the visits' match).
+  const VertexId visited = 1 + one.vertices;
+  const std::size_t matched = matching_profile_level(visited, one.vertices);
+  one.discovered = profile_discovered(profile_.levels, profile_.visited, matched, visited, one.edges,
+                                      stats_.num_vertices - std::min(stats_.num_vertices, visited));
+  one.next = profile_.tail_from == 0 ? matched + 1
+                                     : frontier_matched_level(profile_.levels, profile_.tail_from - 1,
+                                                              static_cast<VertexId>(std::ceil(one.discovered)),
+                                                              matched + 1);
+  strategies::FrontierState device;
+  device.level = 1;
+  device.frontier_vertices = one.vertices;
+  device.frontier_edges = one.edges;
+  device.location = Location::Device;
+  one.fits_block = block_strategy_ != nullptr && block_strategy_->applicable(device);
+  return true;
+}
+
+double Executor::run_after_level_one(const strategies::Strategy& s, const LevelOne& one, std::size_t& carried_levels,
+                                     double& carried_us) const {
+  const RunLookahead& run = *run_lookahead(s);
+  const auto vertices = static_cast<double>(one.vertices);
+  strategies::FrontierState continued;
+  continued.level = 1;
+  continued.frontier_vertices = one.vertices;
+  continued.frontier_edges = one.edges;
+  continued.unvisited_vertices = stats_.num_vertices - std::min(stats_.num_vertices, 1 + one.vertices);
+  continued.unexplored_edges = stats_.num_edges - std::min(stats_.num_edges, one.source_edges + one.edges);
+  continued.location = Location::Device;
+  continued.continues_run = true;
+  continued.grid_level = !one.fits_block;  // dynamic_parallel's (one_block's loop takes level 1)
+  continued.discovered_vertices = one.discovered;
+  double level_us = predict_carried_us(s, s.cost_features(continued, stats_), one.edges,
+                                       carried_group(continued.grid_level, one.vertices, one.edges));
+  if (&s == dp_strategy_) {
+    // As prepare_lookahead prices a run's levels: a one-block level no cheaper than one_block's,
+    // a grid level after the loop's level 0 with the loop's exit.
+    if (one.fits_block && block_strategy_ != nullptr) {
+      strategies::FrontierState block = continued;
+      block.grid_level = false;
+      level_us = std::max(level_us, predict_carried_us(*block_strategy_, block_strategy_->cost_features(block, stats_),
+                                                       one.edges));
+    }
+    if (!one.fits_block) level_us += loop_exit_us(s, 1.0, vertices);
+  }
+  const std::size_t levels = profile_.value.size() - 1;
+  const std::size_t stop = one.next < levels ? run.end[one.next] : one.next;
+  carried_levels = 1 + (stop - std::min(stop, one.next));
+  carried_us = level_us + (one.next < levels ? run.prefix[stop] - run.prefix[one.next] : 0.0);
+  return level_us + (one.next < levels ? run.to_go(one.next) : 0.0);
+}
+
+void Executor::no_cheaper_than_one_block(DecisionCandidate* begin, DecisionCandidate* end, std::size_t next,
+                                         std::size_t first) const {
   DecisionCandidate* block = nullptr;
   DecisionCandidate* dp = nullptr;
   for (DecisionCandidate* c = begin; c != end; ++c) {
@@ -1712,8 +1807,8 @@ void Executor::no_cheaper_than_one_block(DecisionCandidate* begin, DecisionCandi
   }
   if (block == nullptr || dp == nullptr || dp->carried_levels != block->carried_levels) return;
   // A grid level among them (or a level past the profile) is dp's own.
-  if (dp->carried_levels > 0 &&
-      (next >= profile_.grid_from.size() || profile_.grid_from[next] < next + dp->carried_levels)) {
+  if (dp->carried_levels > first &&
+      (next >= profile_.grid_from.size() || profile_.grid_from[next] < next + dp->carried_levels - first)) {
     return;
   }
   const double short_by = block->score() - dp->score();

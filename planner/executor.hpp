@@ -75,6 +75,17 @@ ProfileLevels profile_levels(std::vector<LevelShape> levels, const GraphStats& s
 /// matching_profile_level(visited, frontier) adds the tail rule.
 std::size_t matched_profile_level(const std::vector<VertexId>& profile_visited, VertexId visited);
 
+/// The sampled level from `from` up to `widest` (the profile's widest level) whose frontier is
+/// nearest `frontier` vertices in ratio (nearer_below; `widest` where none up to it is as large,
+/// `from` where it is past `widest`): the level a BFS goes on from after a level that
+/// discovers `frontier` vertices. Executor::level_one places the level after a source's level 1
+/// so. Matched by its visits alone, soc-Slashdot0902's source 11208 (a level 1 of 102 vertices
+/// and 16,058 arcs, which discovers 9,700) went on from the sample's level 3 (1,372 vertices), a
+/// growing level more than its BFS has, and its run was priced at 9-10 levels and 128-145 us
+/// past level 0 where it took 7 and ~113 (H200, 2026-11-29).
+std::size_t frontier_matched_level(const std::vector<LevelShape>& levels, std::size_t widest, VertexId frontier,
+                                   std::size_t from);
+
 /// Discoveries per frontier arc of sampled level `level`: the next level's frontier over this
 /// one's arcs (0 past the sample or where the level had no arcs).
 double profile_discovered_per_arc(const std::vector<LevelShape>& levels, std::size_t level);
@@ -504,6 +515,34 @@ class Executor {
   strategies::LevelOutcome run_on_host(strategies::LevelContext& context, bool decide, bool fresh,
                                        std::chrono::steady_clock::time_point level_start);
   Choice choose_by_model(const strategies::FrontierState& state, const Placement& placement, VertexId end) const;
+  // A run of one_block or dynamic_parallel started at level 0 carries the source's own level 1
+  // (its out-neighbours and their arcs; level_one_shape) before the levels the profile's
+  // lookahead prices from the one that level's discoveries match (frontier_matched_level). The
+  // sampled BFS's first levels need not resemble it:
+  // ca-AstroPh-lcc's runs from level 0 were priced 111-112 us past level 0, where forced
+  // dynamic_parallel's took 96-104, the sampled BFS's 12 levels against the BFSs' 9-11, and
+  // soc-Slashdot0902's sampled BFS starts with levels of 2 and 23 vertices where sources of
+  // out-degree 10-102 have one level of 10-102 vertices and 1,490-16,058 arcs before the levels
+  // that match the sample's third on (H200, 2026-11-29).
+  struct LevelOne {
+    VertexId vertices = 0;
+    EdgeOffset edges = 0;
+    EdgeOffset source_edges = 0;  // level 0's arcs
+    double discovered = 0.0;      // its expected discoveries (profile_discovered)
+    std::size_t next = 0;         // the profile level after it (frontier_matched_level)
+    bool fits_block = false;      // in one_block's loop (a dynamic_parallel run's one-block level)
+  };
+  // A source's level 1 by its out-degree alone, as a level 0 decided ahead is kept
+  // (first_choice_for): out-degree vertices of GraphStats::head_out_degree_by_class arcs each
+  // (mean_head_out_degree where the class had no vertex read).
+  LevelShape level_one_shape(EdgeOffset out_degree) const;
+  // Level 0's LevelOne (false: none to price, no profile or a level 0 without arcs).
+  bool level_one(const strategies::FrontierState& state, LevelOne& one) const;
+  // A run of s started at level 0 carrying level 1 at one's shape (one_block only where its
+  // loop takes it), then the run's lookahead from one.next: its cost to go, the carried levels
+  // and their time.
+  double run_after_level_one(const strategies::Strategy& s, const LevelOne& one, std::size_t& carried_levels,
+                             double& carried_us) const;
   // dynamic_parallel's one-block levels are one_block's loop in a graph node (block_loop.cuh)
   // and no faster: a dynamic_parallel run that would carry only such levels (profile levels
   // from `next`, Profile::fits_block), as many as one_block's run, is priced no cheaper than
@@ -512,7 +551,10 @@ class Executor {
   // under one_block, and its 204 one-block levels took 1.128 ms where one_block's take 1.066
   // (H100, 2026-11-27).
   static constexpr double kOneBlockTieUs = 0.01;
-  void no_cheaper_than_one_block(DecisionCandidate* begin, DecisionCandidate* end, std::size_t next) const;
+  // first: the levels the runs carry before profile level `next` (1 where level 0 is priced
+  // through its level 1, LevelOne, which must fit the loop).
+  void no_cheaper_than_one_block(DecisionCandidate* begin, DecisionCandidate* end, std::size_t next,
+                                 std::size_t first = 0) const;
   strategies::Strategy* find(const std::string& name) const;
   // Predicted conversion before s runs at state, from where placement has the visit state.
   double predict_conversion_us(const strategies::Strategy& s, const strategies::FrontierState& state,

@@ -3,6 +3,7 @@
 /// Host graphs in CSR form, loaders, generators, the reference BFS and the Graph500-style
 /// validator.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -160,6 +161,30 @@ struct GraphStats {
   /// 16,384 vertices: their per-vertex BFS state (distance, parent, row offsets: 16 bytes a
   /// vertex) is 256 KiB, an eighth of a host core's L2 cache.
   static constexpr VertexId kNearArcWindow = 16384;
+  /// Mean out-degree of an arc's head: the sum over the vertices of in-degree x out-degree, over
+  /// the arcs (for an undirected graph the sum of the squared degrees over the arcs). A BFS from
+  /// a source of out-degree d has a level 1 of d vertices and about d times this many arcs:
+  /// 132.5 on soc-Slashdot0902, whose sources of out-degree 10-102 have 134-157 arcs a level-1
+  /// vertex. Over every arc up to kHeadSampleArcs arcs, else over that many spread evenly;
+  /// 0 for a graph with no arcs.
+  double mean_head_out_degree = 0.0;
+  static constexpr EdgeOffset kHeadSampleArcs = EdgeOffset{1} << 22;
+  /// The same mean by the source's out-degree class (degree_class: out-degrees 2^c to
+  /// 2^(c+1) - 1), over the arcs of those sources: a source of out-degree d in class c has a
+  /// level 1 of about d x head_out_degree_by_class[c] arcs. Over every vertex up to
+  /// kHeadSampleVertices vertices, else over that many spread evenly; 0 for a class none of the
+  /// vertices read has.
+  static constexpr std::size_t kDegreeClasses = 48;
+  static constexpr VertexId kHeadSampleVertices = VertexId{1} << 20;
+  static std::size_t degree_class(EdgeOffset out_degree) noexcept {
+    std::size_t c = 0;
+    while (out_degree > 1 && c + 1 < kDegreeClasses) {
+      out_degree /= 2;
+      ++c;
+    }
+    return c;
+  }
+  std::array<double, kDegreeClasses> head_out_degree_by_class{};
   /// Level structure sampled by plan_bfs: the largest of its sampled BFSs (up to four sources,
   /// one per component size), from sampled_source, one entry per level and one assumed level
   /// of one vertex past its end (empty from compute_stats).

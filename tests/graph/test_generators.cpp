@@ -57,6 +57,31 @@ TEST_CASE("uniform graphs have the requested out-degree, no self-loops, and are 
   CHECK(abfs::generate_uniform(5000, 8, 9, keep).num_edges() == 40000);
 }
 
+TEST_CASE("the mean out-degree of an arc's head weighs each vertex's out-degree by its in-degree") {
+  // An undirected star of k leaves: k arcs into the centre (out-degree k), k out of it (1 each).
+  constexpr abfs::VertexId k = 6;
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> star;
+  for (abfs::VertexId leaf = 1; leaf <= k; ++leaf) star.emplace_back(0, leaf);
+  CHECK(abfs::compute_stats(abfs::test::make_graph(k + 1, star, false)).mean_head_out_degree ==
+        doctest::Approx((k * k + k) / (2.0 * k)));
+  // A directed path 0 -> 1 -> 2: heads of out-degree 1 and 0.
+  CHECK(abfs::compute_stats(abfs::test::make_graph(3, {{0, 1}, {1, 2}}, true)).mean_head_out_degree == 0.5);
+  CHECK(abfs::compute_stats(abfs::test::make_graph(3, {}, false)).mean_head_out_degree == 0.0);
+  // By the source's out-degree class: the leaves (class 0) have the centre's k arcs a head, the
+  // centre (class 2 for k = 6) its leaves' 1; the other classes none.
+  const abfs::GraphStats by_class = abfs::compute_stats(abfs::test::make_graph(k + 1, star, false));
+  CHECK(abfs::GraphStats::degree_class(k) == 2);
+  CHECK(by_class.head_out_degree_by_class[0] == k);
+  CHECK(by_class.head_out_degree_by_class[2] == 1.0);
+  CHECK(by_class.head_out_degree_by_class[1] == 0.0);
+  // Past kHeadSampleArcs arcs a strided sample: a random graph of out-degree 9 still gives ~9.
+  const abfs::Graph big = abfs::generate_uniform(1 << 19, 9, 3);
+  REQUIRE(big.num_edges() > abfs::GraphStats::kHeadSampleArcs);
+  const abfs::GraphStats big_stats = abfs::compute_stats(big);
+  CHECK(big_stats.mean_head_out_degree == doctest::Approx(9.0).epsilon(0.01));
+  CHECK(big_stats.head_out_degree_by_class[abfs::GraphStats::degree_class(9)] == doctest::Approx(9.0).epsilon(0.01));
+}
+
 TEST_CASE("the near-arc share counts arcs whose endpoints' ids lie within the window") {
   // A grid of rows of 100 vertices: every arc joins ids at most 100 apart.
   CHECK(abfs::compute_stats(abfs::generate_grid(300, 100)).near_arc_share == 1.0);

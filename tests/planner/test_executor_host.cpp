@@ -1607,6 +1607,23 @@ TEST_CASE("a frontier a few visits past a profile level stands for that level, n
   CHECK(nearer_below(4'000'000'001u, 4'000'000'000u, 4'294'967'295u));
 }
 
+TEST_CASE("a level's discoveries match the profile level with the nearest frontier, up to the widest") {
+  using abfs::detail::frontier_matched_level;
+  // soc-Slashdot0902's sampled BFS from 74247 by level (vertices, arcs); its widest is level 5.
+  const std::vector<abfs::LevelShape> levels = {{1, 2},         {2, 24},       {23, 1505},   {1372, 132899},
+                                                {31916, 630365}, {42162, 97704}, {6049, 6985}, {582, 612},
+                                                {56, 59},        {5, 6}};
+  // Source 11208's level 1 discovers 9,700: the sample's level 4 (31,916) is nearer in ratio
+  // than its level 3 (1,372), so its BFS goes on from level 4, not from the visits' level 3.
+  CHECK(frontier_matched_level(levels, 5, 9700, 3) == 4);
+  CHECK(frontier_matched_level(levels, 5, 2000, 3) == 3);     // nearer 1,372 than 31,916
+  CHECK(frontier_matched_level(levels, 5, 100, 3) == 3);      // never before `from`
+  CHECK(frontier_matched_level(levels, 5, 100000, 3) == 5);   // larger than any: the widest
+  CHECK(frontier_matched_level(levels, 5, 50, 7) == 7);       // `from` past the widest
+  CHECK(frontier_matched_level(levels, 99, 6049, 6) == 6);    // widest past the levels: clamped
+  CHECK(frontier_matched_level({}, 0, 10, 1) == 1);
+}
+
 TEST_CASE("a parallel region's fixed cost is measured on this host, and its probe is cpu_expand's parallel level") {
   const double us = abfs::detail::measure_parallel_region_us(3);
   CHECK(us > 0.0);
