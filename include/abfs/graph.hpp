@@ -165,8 +165,9 @@ struct GraphStats {
   /// the arcs (for an undirected graph the sum of the squared degrees over the arcs). A BFS from
   /// a source of out-degree d has a level 1 of d vertices and about d times this many arcs:
   /// 132.5 on soc-Slashdot0902, whose sources of out-degree 10-102 have 134-157 arcs a level-1
-  /// vertex. Over every arc up to kHeadSampleArcs arcs, else over that many spread evenly;
-  /// 0 for a graph with no arcs.
+  /// vertex (head_out_degree_by_class refines it by the source's out-degree; the planner's
+  /// level-1 estimate falls back on this where a class has no vertex read). Over every arc up
+  /// to kHeadSampleArcs arcs, else over that many spread evenly; 0 for a graph with no arcs.
   double mean_head_out_degree = 0.0;
   static constexpr EdgeOffset kHeadSampleArcs = EdgeOffset{1} << 22;
   /// The same mean by the source's out-degree class (degree_class: out-degrees 2^c to
