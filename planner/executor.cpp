@@ -748,8 +748,7 @@ std::size_t frontier_matched_level(const std::vector<LevelShape>& levels, std::s
   widest = std::min(widest, levels.size() - 1);
   std::size_t level = from;
   while (level < widest && levels[level].frontier_vertices < frontier) ++level;
-  if (level > from && level <= widest &&
-      nearer_below(frontier, levels[level - 1].frontier_vertices, levels[level].frontier_vertices)) {
+  if (level > from && nearer_below(frontier, levels[level - 1].frontier_vertices, levels[level].frontier_vertices)) {
     --level;
   }
   return level;
