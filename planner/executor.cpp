@@ -1726,7 +1726,11 @@ Executor::Choice Executor::choose_by_model(const strategies::FrontierState& stat
   return choice;
 }
 
-LevelShape Executor::level_one_shape(EdgeOffset out_degree) const {
+LevelShape Executor::level_one_shape(VertexId source, EdgeOffset out_degree) const {
+  if (out_degree <= kCountedLevelOneDegree) {
+    const LevelShape counted = source_next_frontier(buffers_.graph(), source, kCountedLevelOneDegree);
+    if (counted.frontier_vertices > 0) return counted;
+  }
   LevelShape one;
   one.frontier_vertices = static_cast<VertexId>(std::min<EdgeOffset>(out_degree, stats_.num_vertices - 1));
   const double by_class = stats_.head_out_degree_by_class[GraphStats::degree_class(out_degree)];
@@ -1738,7 +1742,7 @@ LevelShape Executor::level_one_shape(EdgeOffset out_degree) const {
 
 bool Executor::level_one(const strategies::FrontierState& state, LevelOne& one) const {
   if (state.level != 0 || profile_.value.empty() || state.frontier_edges == 0) return false;
-  const LevelShape shape = level_one_shape(state.frontier_edges);
+  const LevelShape shape = level_one_shape(buffers_.h_order[0], state.frontier_edges);
   if (shape.frontier_vertices == 0) return false;
   one.vertices = shape.frontier_vertices;
   one.edges = shape.frontier_edges;
@@ -2135,7 +2139,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     explore_first_level_ = level == 0 && models_ != nullptr && forced_ == nullptr && schedule_.empty() && !warming_ &&
                            options_.online_correction && options_.flags != PlanFlags::Exhaustive &&
                            (rehearsal_explores_ || bfs_since_explored_ >= kExploreAfter);
-    const FirstChoice* ahead = level == 0 ? first_choice_for(frontier_edges) : nullptr;
+    const FirstChoice* ahead = level == 0 ? first_choice_for(first_choice_key(source)) : nullptr;
     const strategies::FrontierState state =
         frontier_state(level, end - begin, end, frontier_edges, edges_out_of_reached, placement, ahead == nullptr);
     // A level 0 decided ahead uses that decision in place (a copy of a Choice, its reason's
@@ -2457,32 +2461,41 @@ void Executor::warm_first_decision(VertexId source) {
   const std::size_t own = component_profile(source);
   use_profile(own < profiles_.size() ? own : 0);
   const Placement placement;
-  const EdgeOffset out_degree = buffers_.graph().out_degree(source);
-  const strategies::FrontierState state = frontier_state(0, 1, 1, out_degree, 0, placement);
+  const FirstChoiceKey key = first_choice_key(source);
+  const strategies::FrontierState state = frontier_state(0, 1, 1, key.out_degree, 0, placement);
   const Choice choice = choose(state, placement);
-  if (samples_ == nullptr && choice.priced) keep_first_choice(out_degree, choice);
+  if (samples_ == nullptr && choice.priced) keep_first_choice(key, choice);
 }
 
-const Executor::FirstChoice* Executor::first_choice_for(EdgeOffset out_degree) const {
+Executor::FirstChoiceKey Executor::first_choice_key(VertexId source) const {
+  FirstChoiceKey key;
+  key.out_degree = buffers_.graph().out_degree(source);
+  if (key.out_degree <= kCountedLevelOneDegree) {
+    key.level_one_class = 1 + GraphStats::degree_class(level_one_shape(source, key.out_degree).frontier_edges);
+  }
+  return key;
+}
+
+const Executor::FirstChoice* Executor::first_choice_for(const FirstChoiceKey& key) const {
   if (models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_ || samples_ != nullptr ||
       options_.flags == PlanFlags::Exhaustive) {
     return nullptr;
   }
   for (const FirstChoice& f : first_choices_) {
-    if (f.profile != active_profile_ || f.out_degree != out_degree) continue;
+    if (f.profile != active_profile_ || !(f.key == key)) continue;
     // Where this BFS may explore and that decision had a candidate to explore, it decides.
     return f.settled && !(explore_first_level_ && f.choice.explorable) ? &f : nullptr;
   }
   return nullptr;
 }
 
-void Executor::keep_first_choice(EdgeOffset out_degree, const Choice& choice) {
+void Executor::keep_first_choice(const FirstChoiceKey& key, const Choice& choice) {
   auto kept = std::find_if(first_choices_.begin(), first_choices_.end(), [&](const FirstChoice& f) {
-    return f.profile == active_profile_ && f.out_degree == out_degree;
+    return f.profile == active_profile_ && f.key == key;
   });
   FirstChoice entry;
   entry.profile = active_profile_;
-  entry.out_degree = out_degree;
+  entry.key = key;
   entry.choice = choice;
   entry.choice.explore_bonus_us = 0.0;
   entry.extra_us = first_level_extra_us_;  // in its price (choose_by_model)

@@ -532,10 +532,15 @@ class Executor {
     std::size_t next = 0;         // the profile level after it (frontier_matched_level)
     bool fits_block = false;      // in one_block's loop (a dynamic_parallel run's one-block level)
   };
-  // A source's level 1 by its out-degree alone, as a level 0 decided ahead is kept
-  // (first_choice_for): out-degree vertices of GraphStats::head_out_degree_by_class arcs each
-  // (mean_head_out_degree where the class had no vertex read).
-  LevelShape level_one_shape(EdgeOffset out_degree) const;
+  // A source's level 1: counted from the CSR (source_next_frontier) for out-degrees of at most
+  // kCountedLevelOneDegree, else by the out-degree alone, out-degree vertices of
+  // GraphStats::head_out_degree_by_class arcs each (mean_head_out_degree where the class had no
+  // vertex read). A level 0 decided ahead is kept by what this reads (FirstChoiceKey). Below
+  // that out-degree one neighbour decides level 1: soc-Slashdot0902's sources of out-degree 1
+  // have level 1s of 48 and 2,208 arcs where their class's mean is 134, ca-AstroPh-lcc's 2442
+  // one of 15 where its class's is 35 (H200, 2026-11-29).
+  static constexpr EdgeOffset kCountedLevelOneDegree = 4;
+  LevelShape level_one_shape(VertexId source, EdgeOffset out_degree) const;
   // Level 0's LevelOne (false: none to price, no profile or a level 0 without arcs).
   bool level_one(const strategies::FrontierState& state, LevelOne& one) const;
   // A run of s started at level 0 carrying level 1 at one's shape (one_block only where its
@@ -672,26 +677,38 @@ class Executor {
   void reset_bfs_pricing();
   // Level 0's decision made ahead. That decision after a BFS (warm_first_decision, which made
   // it only to warm the host's caches until 2026-11-28) is kept, with the profile the BFS
-  // started with and its source's out-degree, and a later BFS whose source has that
-  // out-degree and starts with that profile takes it instead of deciding on its own level 0
+  // started with and its source's key (out-degree, and level 1's class for small ones:
+  // FirstChoiceKey), and a later BFS whose source has that key and starts with that profile
+  // takes it instead of deciding on its own level 0
   // (executor time there 1.9-3.2 us, the decision 1.2-2.1 of it, medians by graph; H100
   // host, 2026-11-28): the choice of the last BFS from such a source, made with every
   // correction learned up to it. Not where this BFS may explore a candidate that decision
   // priced within kExploreWithin of its cheapest, and not once the decisions for one key
   // disagreed (two sources of one out-degree whose neighbourhoods differ, or corrections that
   // moved) until two in a row agree again (settled). The level's price is that decision's.
+  // The source's out-degree, and for out-degrees of at most kCountedLevelOneDegree the class
+  // (GraphStats::degree_class, plus 1) of its level 1's arcs, which level 0's prices then read
+  // (level_one_shape); 0 above.
+  struct FirstChoiceKey {
+    EdgeOffset out_degree = 0;
+    std::size_t level_one_class = 0;
+    bool operator==(const FirstChoiceKey& o) const noexcept {
+      return out_degree == o.out_degree && level_one_class == o.level_one_class;
+    }
+  };
+  FirstChoiceKey first_choice_key(VertexId source) const;
   struct FirstChoice {
-    std::size_t profile = 0;    // active_profile_ at the decision
-    EdgeOffset out_degree = 0;  // the source's
+    std::size_t profile = 0;  // active_profile_ at the decision
+    FirstChoiceKey key;       // the source's
     Choice choice;
     double extra_us = 0.0;  // the decision's level-0 extra in choice.predicted_us (first_level_extra_us_)
     bool settled = true;    // the last two decisions for this key agreed (or there was one)
   };
   static constexpr std::size_t kFirstChoices = 64;  // keys kept, the least recently decided dropped
   std::vector<FirstChoice> first_choices_;
-  // The settled choice for a BFS starting now from a source of out_degree (nullptr: decide).
-  const FirstChoice* first_choice_for(EdgeOffset out_degree) const;
-  void keep_first_choice(EdgeOffset out_degree, const Choice& choice);
+  // The settled choice for a BFS starting now from a source of that key (nullptr: decide).
+  const FirstChoice* first_choice_for(const FirstChoiceKey& key) const;
+  void keep_first_choice(const FirstChoiceKey& key, const Choice& choice);
   // A BFS whose learning (learn_reach_set, learn_profile, learn_corrections) took longer than
   // rewarm_after_us_ and than the BFS (set_rewarm_after) runs one untimed BFS from its source
   // after it: the next BFS then starts warm, as after any BFS. The first learning of a component

@@ -313,6 +313,36 @@ TEST_CASE("level 0 is decided ahead for a source of an out-degree and profile a 
   CHECK(ahead == 4);  // 530 after 500 (4), 31 after 0 (2), 600 after 530 (4), 6 after 5 (3)
 }
 
+TEST_CASE("a source of a small out-degree takes a level 0 decided ahead only after one whose level 1 is as large") {
+  // Executor::first_choice_key: for out-degrees of at most kCountedLevelOneDegree the key holds
+  // the class (powers of two) of level 1's arcs, which the decision read from the CSR. A hub
+  // of 40 leaves; sources 41 and 45 hang from the hub (level 1: 42 arcs), 42 from a path vertex
+  // of 2 arcs. All of out-degree 1, one component, one profile.
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+  for (abfs::VertexId leaf = 1; leaf <= 40; ++leaf) arcs.emplace_back(0, leaf);
+  arcs.emplace_back(41, 0);
+  arcs.emplace_back(45, 0);
+  arcs.emplace_back(42, 43);
+  arcs.emplace_back(43, 1);
+  const abfs::Graph g = abfs::test::make_graph(46, arcs, false);
+  REQUIRE(g.out_degree(41) == 1);
+  REQUIRE(g.out_degree(42) == 1);
+  REQUIRE(g.out_degree(45) == 1);
+  abfs::detail::Executor executor(g, host_only(), false);
+  executor.set_level_profile(executor.sample_levels(0));
+  executor.set_models(hundredfold_too_fast_models(g), "test");
+  // 42 after 41: its level 1 is smaller, so it decides; 45 after 42 takes 41's; 42 its own.
+  const std::pair<abfs::VertexId, bool> runs[] = {{41, false}, {42, false}, {45, true}, {42, true}};
+  for (const auto& [source, ahead] : runs) {
+    CAPTURE(source);
+    abfs::BfsResult result;
+    executor.execute(source, result);
+    abfs::test::check_bfs(g, source, result);
+    REQUIRE_FALSE(result.levels.empty());
+    CHECK((result.levels.front().reason.find("decided ahead") != std::string::npos) == ahead);
+  }
+}
+
 namespace {
 
 // Sets a host-only executor's profile and models with a level overhead of 200 us that no level
@@ -457,7 +487,9 @@ TEST_CASE("a BFS's first level is priced with the executor's first-decision time
   // smaller ratio, 8x at most, the next ones a quarter of the way up; later levels 8x) plus the
   // executor's own time at level 0 in earlier BFSs (the lower median of the last three but the
   // first after set_models, beyond the models' level overhead, 0 here); what the factor learns
-  // leaves each level 0's own executor time out.
+  // leaves each level 0's own executor time out. The sources are inside the grid, two rows or
+  // more from its border: one key for the level 0 decided ahead (out-degree 4, level 1's 16
+  // arcs), so that the BFSs after the first take that decision as the BFS before left it.
   const abfs::Graph g = abfs::generate_grid(64, 64);
   abfs::PlanOptions options = host_only();
   abfs::detail::Executor executor(g, options, false);
@@ -465,7 +497,7 @@ TEST_CASE("a BFS's first level is priced with the executor's first-decision time
   const double base = 0.001;
   executor.set_models(hundredfold_too_fast_models(g, base), "test");
   abfs::BfsResult untaught, held, once, taught;
-  executor.execute(100, untaught);
+  executor.execute(130, untaught);
   executor.execute(150, held);
   executor.execute(200, once);
   executor.execute(300, taught);
