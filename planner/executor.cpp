@@ -1270,7 +1270,7 @@ bool Executor::next_outgrows_block(const strategies::FrontierState& state, std::
   // loop's 8,192, made one_block's run at level 0 look able to carry it in 6 BFSs of 8, ~20 us
   // a BFS over the oracle's host level (H100, 2026-11-24).
   LevelShape estimate;
-  if (state.level == 0) estimate = source_next_frontier(buffers_.graph(), buffers_.h_order[0], kSourceNextMaxArcs);
+  if (state.level == 0) estimate = source_next_frontier(buffers_.graph(), level_zero_source_, kSourceNextMaxArcs);
   if (estimate.frontier_vertices == 0) {
     estimate = estimated_next_frontier(shape, state.discovered_vertices, stats_.num_vertices);
   }
@@ -1742,7 +1742,7 @@ LevelShape Executor::level_one_shape(VertexId source, EdgeOffset out_degree) con
 
 bool Executor::level_one(const strategies::FrontierState& state, LevelOne& one) const {
   if (state.level != 0 || profile_.value.empty() || state.frontier_edges == 0) return false;
-  const LevelShape shape = level_one_shape(buffers_.h_order[0], state.frontier_edges);
+  const LevelShape shape = level_one_shape(level_zero_source_, state.frontier_edges);
   if (shape.frontier_vertices == 0) return false;
   one.vertices = shape.frontier_vertices;
   one.edges = shape.frontier_edges;
@@ -2114,6 +2114,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   if (stop_) buffers_.set_level_end_event(stop_.get());
   bool ended_on_device = false;  // the last level's wait recorded stop_
   const VertexId reach_limit = start_buffers(source);
+  level_zero_source_ = source;
 
   Placement placement;
   VertexId begin = 0;
@@ -2169,6 +2170,7 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     record.runner_up_predicted_us = choice.runner_up_predicted_us;
     record.from_gate = buffers_.gate_armed_for(&strategy, level);
     record.decided_ahead = ahead != nullptr;
+    record.ahead_planned = ahead != nullptr && ahead->planned;
     // The features again only where they are needed: samples, or a level no model priced.
     const Resolved& model = model_of(&strategy);
     const bool unpriced = !choice.priced && model.fit != nullptr;
@@ -2453,18 +2455,56 @@ void Executor::reset_bfs_pricing() {
 
 void Executor::warm_first_decision(VertexId source) {
   if (models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_) return;
+  decide_first_level(source, false);
+}
+
+void Executor::decide_first_level(VertexId source, bool planned) {
   // Priced as the next BFS's level 0 will be: without this BFS's surprises and host pace.
   reset_bfs_pricing();
   const ProfileScope scope(*this);
   // As execute_levels starts a BFS from source: its component's profile, else the smallest.
-  // frontier_state reads the source's neighbourhood from h_order[0], this BFS's source still.
   const std::size_t own = component_profile(source);
   use_profile(own < profiles_.size() ? own : 0);
+  level_zero_source_ = source;
   const Placement placement;
   const FirstChoiceKey key = first_choice_key(source);
   const strategies::FrontierState state = frontier_state(0, 1, 1, key.out_degree, 0, placement);
   const Choice choice = choose(state, placement);
-  if (samples_ == nullptr && choice.priced) keep_first_choice(key, choice);
+  if (samples_ == nullptr && choice.priced) keep_first_choice(key, choice, planned);
+}
+
+void Executor::decide_first_levels_ahead() {
+  if (models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_ || samples_ != nullptr ||
+      options_.flags == PlanFlags::Exhaustive) {
+    return;
+  }
+  const Graph& graph = buffers_.graph();
+  const VertexId n = graph.num_vertices();
+  const VertexId step = std::max<VertexId>(1, n / kAheadSampleVertices);
+  struct Seen {
+    VertexId source = 0;  // the first vertex read with the key
+    std::size_t count = 0;
+  };
+  std::unordered_map<std::uint64_t, Seen> seen;
+  {
+    const ProfileScope scope(*this);
+    for (VertexId v = 0; v < n; v += step) {
+      if (graph.out_degree(v) == 0) continue;
+      const std::size_t own = component_profile(v);
+      use_profile(own < profiles_.size() ? own : 0);  // first_choice_slot packs it in
+      Seen& s = seen.try_emplace(first_choice_slot(first_choice_key(v)), Seen{v, 0}).first->second;
+      ++s.count;
+    }
+  }
+  std::vector<Seen> keys;
+  keys.reserve(seen.size());
+  for (const auto& [slot, s] : seen) keys.push_back(s);
+  const std::size_t decided = std::min(keys.size(), kAheadKeys);
+  // The most frequent first; ties by the vertex, so that the keys decided do not depend on the
+  // map's order.
+  std::partial_sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(decided), keys.end(),
+                    [](const Seen& a, const Seen& b) { return a.count != b.count ? a.count > b.count : a.source < b.source; });
+  for (std::size_t k = 0; k < decided; ++k) decide_first_level(keys[k].source, true);
 }
 
 Executor::FirstChoiceKey Executor::first_choice_key(VertexId source) const {
@@ -2476,36 +2516,46 @@ Executor::FirstChoiceKey Executor::first_choice_key(VertexId source) const {
   return key;
 }
 
+std::uint64_t Executor::first_choice_slot(const FirstChoiceKey& key) const noexcept {
+  // Out-degree in the low 40 bits, level 1's class (< 64) above it, the profile in the top 16.
+  constexpr std::uint64_t kDegreeMask = (std::uint64_t{1} << 40) - 1;
+  return std::min<std::uint64_t>(key.out_degree, kDegreeMask) | (std::uint64_t{key.level_one_class & 63} << 40) |
+         (std::uint64_t{active_profile_} << 48);
+}
+
 const Executor::FirstChoice* Executor::first_choice_for(const FirstChoiceKey& key) const {
   if (models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_ || samples_ != nullptr ||
       options_.flags == PlanFlags::Exhaustive) {
     return nullptr;
   }
-  for (const FirstChoice& f : first_choices_) {
-    if (f.profile != active_profile_ || !(f.key == key)) continue;
-    // Where this BFS may explore and that decision had a candidate to explore, it decides.
-    return f.settled && !(explore_first_level_ && f.choice.explorable) ? &f : nullptr;
-  }
-  return nullptr;
+  const auto found = first_choices_.find(first_choice_slot(key));
+  if (found == first_choices_.end()) return nullptr;
+  const FirstChoice& f = found->second;
+  // Where this BFS may explore and that decision had a candidate to explore, it decides.
+  return f.settled && !(explore_first_level_ && f.choice.explorable) ? &f : nullptr;
 }
 
-void Executor::keep_first_choice(const FirstChoiceKey& key, const Choice& choice) {
-  auto kept = std::find_if(first_choices_.begin(), first_choices_.end(), [&](const FirstChoice& f) {
-    return f.profile == active_profile_ && f.key == key;
-  });
+void Executor::keep_first_choice(const FirstChoiceKey& key, const Choice& choice, bool planned) {
+  const std::uint64_t slot = first_choice_slot(key);
+  auto kept = first_choices_.find(slot);
+  if (kept == first_choices_.end() && first_choices_.size() >= kFirstChoices) {
+    const auto oldest = std::min_element(first_choices_.begin(), first_choices_.end(), [](const auto& a, const auto& b) {
+      return a.second.decided < b.second.decided;
+    });
+    first_choices_.erase(oldest);  // the least recently decided
+  }
   FirstChoice entry;
-  entry.profile = active_profile_;
-  entry.key = key;
   entry.choice = choice;
   entry.choice.explore_bonus_us = 0.0;
   entry.extra_us = first_level_extra_us_;  // in its price (choose_by_model)
+  entry.planned = planned;
+  entry.decided = ++first_choice_sequence_;
   if (kept != first_choices_.end()) {
-    entry.settled = kept->choice.strategy == choice.strategy;
-    first_choices_.erase(kept);
-  } else if (first_choices_.size() == kFirstChoices) {
-    first_choices_.erase(first_choices_.begin());  // the least recently decided
+    entry.settled = kept->second.choice.strategy == choice.strategy;
+    kept->second = std::move(entry);
+  } else {
+    first_choices_.emplace(slot, std::move(entry));
   }
-  first_choices_.push_back(std::move(entry));  // the most recent last
 }
 
 Executor::LevelDraft& Executor::draft(std::size_t index) {
@@ -2530,7 +2580,9 @@ void Executor::write_records(std::size_t used, BfsResult& result) {
     // After the choice's reason, which is prepended once the BFS is timed (pending_reasons_).
     if (d.from_gate) r.reason += "; launched ahead by the level before, its gate opened by this decision";
     if (d.decided_ahead) {
-      r.reason += "; decided ahead: the level-0 choice after the last BFS from a source of this out-degree";
+      r.reason += d.ahead_planned
+                      ? "; decided ahead: the level-0 choice made for sources of this out-degree as the plan was built"
+                      : "; decided ahead: the level-0 choice after the last BFS from a source of this out-degree";
     }
     if (d.runner_up != nullptr) r.runner_up = d.runner_up;
     r.runner_up_predicted_us = d.runner_up_predicted_us;
@@ -2698,6 +2750,7 @@ std::vector<LevelRecord> Executor::predict_profile() {
   if (models_ == nullptr) return schedule;
   const ProfileScope scope(*this);  // the largest while this prices it
   use_profile(profile_reaches_.empty() ? 0 : profile_reaches_.size() - 1);
+  level_zero_source_ = stats_.sampled_source;  // the profile's (its level 0's neighbourhood)
   Placement placement;
   VertexId end = 1;
   const std::vector<strategies::FrontierState> states = profile_states();

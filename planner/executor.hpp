@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace abfs::detail {
@@ -327,6 +328,19 @@ class Executor {
   /// it) into scratch, for PlanOptions::rehearsals. explore: its level 0 may explore whatever
   /// BFS explored last (kExploreAfter).
   void rehearse(VertexId source, bool explore, BfsResult& scratch);
+  /// Level 0 decided ahead (first_choice_for) for the sources a BFS may start from: the keys
+  /// (FirstChoiceKey, with the profile a BFS from there starts with) of up to
+  /// kAheadSampleVertices vertices with out-arcs spread evenly over the graph, the
+  /// kAheadKeys most frequent, each decided once for one of its vertices. For a plan's end
+  /// (plan_bfs, after the rehearsals); nothing without models, forced, scheduled or Exhaustive.
+  /// A BFS from a source no BFS had the key of decided its level 0 in full: 2.5-4.1 us of
+  /// executor time there against 0.3-0.7 decided ahead, its level 0 1.2-5.8 us over forced
+  /// dynamic_parallel's on the same route where the same sources' second BFSs, decided ahead,
+  /// were 0.1-3.3 us under it (medians of ten processes, four sources each of ca-AstroPh-lcc,
+  /// uk-2007-05@100000 and wave; H200, 2026-11-29).
+  void decide_first_levels_ahead();
+  static constexpr VertexId kAheadSampleVertices = VertexId{1} << 16;
+  static constexpr std::size_t kAheadKeys = 512;
   /// One untimed BFS from source that runs the strategies in turn, level by level (the device's
   /// first), so that each pays its first launch in this process here and not in a caller's BFS:
   /// in a fresh process the main job's first privatized_queue level took 2.8 ms of host time
@@ -698,17 +712,27 @@ class Executor {
   };
   FirstChoiceKey first_choice_key(VertexId source) const;
   struct FirstChoice {
-    std::size_t profile = 0;  // active_profile_ at the decision
-    FirstChoiceKey key;       // the source's
     Choice choice;
     double extra_us = 0.0;  // the decision's level-0 extra in choice.predicted_us (first_level_extra_us_)
     bool settled = true;    // the last two decisions for this key agreed (or there was one)
+    bool planned = false;   // made by decide_first_levels_ahead, not after a BFS from the key
+    std::uint64_t decided = 0;  // first_choice_sequence_ at the decision (the oldest is dropped)
   };
-  static constexpr std::size_t kFirstChoices = 64;  // keys kept, the least recently decided dropped
-  std::vector<FirstChoice> first_choices_;
+  // Keys kept (kAheadKeys from the plan, the rest from BFSs), the least recently decided dropped.
+  static constexpr std::size_t kFirstChoices = 1024;
+  // By the key packed with the profile (first_choice_slot).
+  std::unordered_map<std::uint64_t, FirstChoice> first_choices_;
+  std::uint64_t first_choice_sequence_ = 0;
+  std::uint64_t first_choice_slot(const FirstChoiceKey& key) const noexcept;
   // The settled choice for a BFS starting now from a source of that key (nullptr: decide).
   const FirstChoice* first_choice_for(const FirstChoiceKey& key) const;
-  void keep_first_choice(const FirstChoiceKey& key, const Choice& choice);
+  void keep_first_choice(const FirstChoiceKey& key, const Choice& choice, bool planned = false);
+  // Level 0's decision for a BFS from source, as one starting now would make it (its
+  // component's profile, else the smallest), kept (keep_first_choice).
+  void decide_first_level(VertexId source, bool planned);
+  // The source whose level 0 is being priced (its neighbourhood: level_one_shape,
+  // next_outgrows_block): the BFS's, or the one a decision ahead is made for.
+  VertexId level_zero_source_ = 0;
   // A BFS whose learning (learn_reach_set, learn_profile, learn_corrections) took longer than
   // rewarm_after_us_ and than the BFS (set_rewarm_after) runs one untimed BFS from its source
   // after it: the next BFS then starts warm, as after any BFS. The first learning of a component
@@ -914,6 +938,7 @@ class Executor {
     std::string reason;  // a choice's own reason (empty where pending_reasons_ holds it)
     bool from_gate = false;  // its kernel was queued by the level before (LevelContext::launch_ahead)
     bool decided_ahead = false;  // level 0's choice was first_choice_for's
+    bool ahead_planned = false;  // and decide_first_levels_ahead's
   };
   std::vector<LevelDraft> drafts_;
   LevelDraft& draft(std::size_t index);  // drafts_[index] reset (appended at the end)

@@ -187,6 +187,10 @@ struct Plan::Impl {
       }
       mark("rehearsals");
     }
+    if (model_decisions) {
+      executor->decide_first_levels_ahead();
+      mark("level 0 decided ahead");
+    }
   }
   // Adds the phase that ended now (construction_ms).
   void mark(const char* phase) {

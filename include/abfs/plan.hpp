@@ -159,7 +159,8 @@ class Plan {
   /// a device "in-list lengths" (their histogram, for the bottom-up step's scans), "calibration"
   /// (where no wisdom matched and a quick calibration ran), "warm-up" (a
   /// first BFS), "sampled BFSs" (the level profile), "strategies" (each warmed once), "models"
-  /// (the wisdom's, and Measure's trials where they ran), "rehearsals" (where they ran).
+  /// (the wisdom's, and Measure's trials where they ran), "rehearsals" (where they ran), "level
+  /// 0 decided ahead" (for the frequent sources' out-degrees, where the models decide).
   /// uniform:100000000:4: 13.6 s, of which buffers 7.2, statistics 1.4, sampled BFSs 2.1,
   /// rehearsals 1.3 (H100 host, 2026-11-27; 31.6 s before the in-arcs and statistics ran in
   /// parallel).

@@ -505,6 +505,7 @@ TEST_CASE("a plan reports its construction phase by phase, in order, within its 
     std::vector<std::string> expected = {"buffers", "statistics",   "strategies prepared", "in-list lengths",
                                          "warm-up", "sampled BFSs", "strategies",          "models"};
     if (rehearsals > 0) expected.emplace_back("rehearsals");
+    expected.emplace_back("level 0 decided ahead");
     CHECK(names == expected);
     CHECK(sum_ms <= whole_ms);
     CHECK(sum_ms > 0.5 * whole_ms);

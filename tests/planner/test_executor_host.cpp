@@ -313,6 +313,34 @@ TEST_CASE("level 0 is decided ahead for a source of an out-degree and profile a 
   CHECK(ahead == 4);  // 530 after 500 (4), 31 after 0 (2), 600 after 530 (4), 6 after 5 (3)
 }
 
+TEST_CASE("a plan decides level 0 ahead for its sources' keys before any BFS from them") {
+  // Executor::decide_first_levels_ahead: every key of a 32 x 32 grid (out-degrees 2-4 and
+  // their level 1s' classes) is among its most frequent, so a BFS from any vertex takes a
+  // level 0 decided ahead: the plan's decision for a key no BFS had, then the last BFS's.
+  const abfs::Graph g = abfs::generate_grid(32, 32);
+  abfs::detail::Executor executor(g, host_only(), false);
+  executor.set_level_profile(executor.sample_levels(0));
+  executor.set_models(hundredfold_too_fast_models(g), "test");
+  executor.decide_first_levels_ahead();
+  std::set<std::pair<abfs::EdgeOffset, abfs::EdgeOffset>> seen;  // (out-degree, level 1's arcs) a BFS had
+  int planned = 0;
+  for (const abfs::VertexId source : {abfs::VertexId{500}, abfs::VertexId{0}, abfs::VertexId{530},
+                                      abfs::VertexId{31}, abfs::VertexId{5}, abfs::VertexId{33}}) {
+    CAPTURE(source);
+    abfs::BfsResult result;
+    executor.execute(source, result);
+    abfs::test::check_bfs(g, source, result);
+    REQUIRE_FALSE(result.levels.empty());
+    const std::string& reason = result.levels.front().reason;
+    const abfs::LevelShape one = abfs::detail::source_next_frontier(g, source, 4);
+    const bool again = !seen.insert({g.out_degree(source), one.frontier_edges}).second;
+    CHECK(reason.find("decided ahead") != std::string::npos);
+    CHECK((reason.find("as the plan was built") != std::string::npos) == !again);
+    planned += again ? 0 : 1;
+  }
+  CHECK(planned == 4);  // 500 and 530 (4, 16 arcs), 0 and 31 (2, 6), 5 (3, 10), 33 (4, 14)
+}
+
 TEST_CASE("a source of a small out-degree takes a level 0 decided ahead only after one whose level 1 is as large") {
   // Executor::first_choice_key: for out-degrees of at most kCountedLevelOneDegree the key holds
   // the class (powers of two) of level 1's arcs, which the decision read from the CSR. A hub
