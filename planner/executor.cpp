@@ -2504,7 +2504,10 @@ void Executor::decide_first_levels_ahead() {
   // map's order.
   std::partial_sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(decided), keys.end(),
                     [](const Seen& a, const Seen& b) { return a.count != b.count ? a.count > b.count : a.source < b.source; });
-  for (std::size_t k = 0; k < decided; ++k) decide_first_level(keys[k].source, true);
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t k = 0; k < decided && std::chrono::steady_clock::now() - start < kAheadBudget; ++k) {
+    decide_first_level(keys[k].source, true);
+  }
 }
 
 Executor::FirstChoiceKey Executor::first_choice_key(VertexId source) const {
