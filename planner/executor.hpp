@@ -332,13 +332,12 @@ class Executor {
   /// (FirstChoiceKey, with the profile a BFS from there starts with) of up to
   /// kAheadSampleVertices vertices with out-arcs spread evenly over the graph, the
   /// kAheadKeys most frequent, each decided once for one of its vertices (within
-  /// kAheadBudget). For a plan's end
-  /// (plan_bfs, after the rehearsals); nothing without models, forced, scheduled or Exhaustive.
-  /// A BFS from a source no BFS had the key of decided its level 0 in full: 2.5-4.1 us of
-  /// executor time there against 0.3-0.7 decided ahead, its level 0 1.2-5.8 us over forced
-  /// dynamic_parallel's on the same route where the same sources' second BFSs, decided ahead,
-  /// were 0.1-3.3 us under it (medians of ten processes, four sources each of ca-AstroPh-lcc,
-  /// uk-2007-05@100000 and wave; H200, 2026-11-29).
+  /// kAheadBudget). For a plan's end (plan_bfs, after the rehearsals); nothing without models,
+  /// forced, scheduled or Exhaustive. Without it a BFS from a source no BFS had the key of
+  /// decided its level 0 in full: 2.6-3.6 us of executor time there against 0.3-0.5 decided
+  /// ahead, its level 0 1.5-5.1 us over forced dynamic_parallel's on the same route where the
+  /// same sources' second BFSs, decided ahead, were within 1.2 us of it (medians of ten
+  /// processes; ca-AstroPh-lcc, uk-2007-05@100000 and wave; H200, 2026-11-29).
   void decide_first_levels_ahead();
   static constexpr VertexId kAheadSampleVertices = VertexId{1} << 16;
   static constexpr std::size_t kAheadKeys = 512;
