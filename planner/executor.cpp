@@ -2474,10 +2474,7 @@ void Executor::decide_first_level(VertexId source, bool planned) {
 }
 
 void Executor::decide_first_levels_ahead() {
-  if (models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_ || samples_ != nullptr ||
-      options_.flags == PlanFlags::Exhaustive) {
-    return;
-  }
+  if (!decides_ahead()) return;
   const Graph& graph = buffers_.graph();
   const VertexId n = graph.num_vertices();
   const VertexId step = std::max<VertexId>(1, n / kAheadSampleVertices);
@@ -2526,11 +2523,13 @@ std::uint64_t Executor::first_choice_slot(const FirstChoiceKey& key) const noexc
          (std::uint64_t{active_profile_} << 48);
 }
 
+bool Executor::decides_ahead() const noexcept {
+  return models_ != nullptr && forced_ == nullptr && schedule_.empty() && !warming_ && samples_ == nullptr &&
+         options_.flags != PlanFlags::Exhaustive;
+}
+
 const Executor::FirstChoice* Executor::first_choice_for(const FirstChoiceKey& key) const {
-  if (models_ == nullptr || forced_ != nullptr || !schedule_.empty() || warming_ || samples_ != nullptr ||
-      options_.flags == PlanFlags::Exhaustive) {
-    return nullptr;
-  }
+  if (!decides_ahead()) return nullptr;
   const auto found = first_choices_.find(first_choice_slot(key));
   if (found == first_choices_.end()) return nullptr;
   const FirstChoice& f = found->second;

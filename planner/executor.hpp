@@ -727,6 +727,8 @@ class Executor {
   std::unordered_map<std::uint64_t, FirstChoice> first_choices_;
   std::uint64_t first_choice_sequence_ = 0;
   std::uint64_t first_choice_slot(const FirstChoiceKey& key) const noexcept;
+  // Models decide, and no samples are being taken: a level 0 may be decided ahead.
+  bool decides_ahead() const noexcept;
   // The settled choice for a BFS starting now from a source of that key (nullptr: decide).
   const FirstChoice* first_choice_for(const FirstChoiceKey& key) const;
   void keep_first_choice(const FirstChoiceKey& key, const Choice& choice, bool planned = false);
