@@ -709,9 +709,6 @@ class Executor {
   struct FirstChoiceKey {
     EdgeOffset out_degree = 0;
     std::size_t level_one_class = 0;
-    bool operator==(const FirstChoiceKey& o) const noexcept {
-      return out_degree == o.out_degree && level_one_class == o.level_one_class;
-    }
   };
   FirstChoiceKey first_choice_key(VertexId source) const;
   struct FirstChoice {
