@@ -191,7 +191,9 @@ int check_modes(const abfs::Graph& g, const std::vector<abfs::VertexId>& sources
           REQUIRE(std::sscanf(before->reason.c_str() + before->reason.rfind('(', at),
                               "(%lf us off the run < the next level %lf us then %lf us)", &leave, &next, &after) == 3);
           CHECK(leave >= 0.0);
-          CHECK(leave <= next + after + 0.1);  // printed to 0.1 us
+          // Each printed to 0.1 us: three roundings of up to 0.05 (158.8 against 158.8 failed
+          // with a tolerance of 0.1, H200, 2026-11-29).
+          CHECK(leave <= next + after + 0.151);
         }
         // A bottom-up level after a bottom-up level runs the kernel the level before queued
         // behind itself (launched ahead, held at a gate): wherever no schedule decides each
