@@ -258,12 +258,6 @@ double Executor::class_factor(std::size_t slot, std::size_t k) const {
     const std::size_t plain = kPlain * kSizeClasses + k % kSizeClasses;
     if (c.known[plain]) return c.factor[plain];
   }
-  // A relaunch level is the loop's level with a start added: until its class has learned a
-  // factor, the loop's other levels of its size price it, as they did before it had a group.
-  if (group == kCarriedRelaunch) {
-    const std::size_t carried = kCarried * kSizeClasses + k % kSizeClasses;
-    if (c.known[carried]) return c.factor[carried];
-  }
   return group_factor;
 }
 
@@ -959,10 +953,8 @@ void Executor::prepare_lookahead() {
     if (dp_strategy_ != nullptr) {
       continued.grid_level = !fits_block[i];
       continued.after_grid_level = i > 0 && !fits_block[i - 1];  // a run's level before this one
-      const bool relaunch = !continued.grid_level && continued.after_grid_level;
-      dp_us = predict_carried_us(
-          *dp_strategy_, dp_strategy_->cost_features(continued, stats_), state.frontier_edges,
-          carried_group(continued.grid_level, state.frontier_vertices, state.frontier_edges, relaunch));
+      dp_us = predict_carried_us(*dp_strategy_, dp_strategy_->cost_features(continued, stats_), state.frontier_edges,
+                                 carried_group(continued.grid_level, state.frontier_vertices, state.frontier_edges));
       // dynamic_parallel's one-block levels are one_block's loop in a graph node, and cost no
       // less: forced on luxembourg_osm, 2.90 ms a BFS against one_block's 2.70. Corrected apart,
       // their prices came within 1-2% of each other over luxembourg_osm's middle levels, and the
@@ -1160,15 +1152,12 @@ void Executor::upload_handback() {
       }
       m.host[c] = host_costs[static_cast<std::size_t>(c)];
       m.host_per_discovered[c] = host_per_discovered[static_cast<std::size_t>(c)];
-      auto block_us = [&](const strategies::FrontierState& state, int group = kCarried) {
-        return predict_carried_us(*s, s->cost_features(state, stats_), arcs, group);
+      auto block_us = [&](const strategies::FrontierState& state) {
+        return predict_carried_us(*s, s->cost_features(state, stats_), arcs, kCarried);
       };
       strategies::FrontierState relaunched = state_of(1, arcs, false);
       relaunched.after_grid_level = true;
-      // With its own correction (kCarriedRelaunch), by difference from the loop's level as the
-      // device prices it (block_stay, stay[0]).
-      m.block_relaunch[c] =
-          dp ? static_cast<float>(block_us(relaunched, kCarriedRelaunch) - block_us(state_of(1, arcs, false))) : 0.0f;
+      m.block_relaunch[c] = dp ? static_cast<float>(block_us(relaunched) - block_us(state_of(1, arcs, false))) : 0.0f;
       // stay[0] prices classes 0-3 at levels warp 0 expands alone (from one vertex); the
       // block's, from one vertex more than the warp takes.
       m.block_stay[c] = affine_in_class(
@@ -2689,13 +2678,12 @@ void Executor::expand_device_runs(BfsResult& result) {
                     : d.kernel == 0 ? "continued on the device (one-block loop)"
                                     : "continued on the device (grid level, device-launched)";
       visited += d.frontier_vertices;
-      const strategies::FrontierState continued =
-          continued_state(next.level, d, previous, visited, expanded, on_host ? Location::Host : Location::Device);
-      const strategies::CostFeatures features = run.strategy->cost_features(continued, stats_);
+      const strategies::CostFeatures features = run.strategy->cost_features(
+          continued_state(next.level, d, previous, visited, expanded, on_host ? Location::Host : Location::Device),
+          stats_);
       expanded += d.frontier_edges;
       const bool grid = !on_host && d.kernel != 0;
-      const bool relaunch = !grid && continued.after_grid_level && run.strategy == dp_strategy_;
-      const int group = carried_group(grid, d.frontier_vertices, d.frontier_edges, relaunch);
+      const int group = carried_group(grid, d.frontier_vertices, d.frontier_edges);
       // A host run's level: its stay test's part is the executor's (HostTestTime), the rest the
       // expansion's, which the carried price is of.
       const double expansion_us = us - static_cast<double>(test.us);

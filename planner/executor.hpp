@@ -374,53 +374,6 @@ class Executor {
   /// for the missing ones until three are seen (ModelSet::level_overhead_us before any).
   double decided_overhead_us() const { return level_overhead_us(); }
 
-  // Online correction (PlanOptions::online_correction): log factors by slot and class (sizes
-  // by powers of 4, in groups), with a per-slot fallback for each group not seen yet (after a
-  // move or a run: at least the same class's plain-level factor).
-  // Strategy slots' groups: a plain level, a level a device-driven run carried, a level right
-  // after the frontier moved (a device level after host levels, the first device work after
-  // host work; a host level after device levels), level 0
-  // (the first work of a BFS, its code and data cold in the host's caches: ~12 us for one
-  // vertex on the host on cnr-2000, 1-2 predicted), a device level where a device-driven run
-  // stopped before the BFS ended (outgrown, handed back: privatized_queue there took 43 us
-  // beyond its expansion kernel against 23 elsewhere, medians, H100, 2026-11-24), a grid level
-  // a dynamic_parallel run carried, one of a lane a vertex (carried_group), a bottom-up
-  // level launched ahead by the level before (kFromGate: its launch was paid while that level
-  // ran), and a one-block level a dynamic_parallel run carried right after a grid level
-  // (kCarriedRelaunch: carried_group); the upload slot's: see upload_group.
-  static constexpr int kSizeClasses = 12;
-  static constexpr int kGroups = 9;
-  static constexpr int kPlain = 0, kCarried = 1, kAfterMove = 2, kFirstLevel = 3, kAfterRun = 4, kCarriedGrid = 5,
-                       kCarriedGridGathered = 6, kFromGate = 7, kCarriedRelaunch = 8;
-  // A carried level's group, from whether it is a dynamic_parallel grid level, its frontier,
-  // and whether it starts the one-block loop again (relaunch).
-  // dynamic_parallel's grid levels are corrected apart from the one-block loop's: sharing a
-  // size class, cnr-2000's one-block levels of 4,000-8,000 arcs (priced 7.4 us, took 9.6)
-  // raised the factor that priced its grid levels of 8,000-16,000 at 18.6 where they took 12.8
-  // (medians; 27 of 58 over 40% high; H100, 2026-11-26). Its grid levels of a lane a vertex
-  // (mean degree under 8: the block's arcs dealt to its threads) are corrected apart from the
-  // others: sharing size classes, the levels of more lanes a vertex (few vertices with long
-  // lists) and those of a lane a vertex (tails of many short lists) took their prices times
-  // 1.18-1.68 and 0.69-0.92 on soc-Slashdot0902 (medians by size class, 4,096 to 262,143
-  // arcs), 1.42 and 0.92 on email-Enron (16,384 to 65,535), 0.85-0.93 and 1.11-1.19 on cnr-2000
-  // (the plan's grid levels in the suite runs and A/Bs of 2026-11-27, H100): each group's levels
-  // set the factor that priced the other's. A one-block level right after a grid level
-  // (relaunch: the loop started again, the feature block_relaunch) is corrected apart from the
-  // loop's other levels: sharing their size classes, soc-Slashdot0902's took 0.61-0.90x their
-  // prices (1,024-4,095 arcs), email-Enron's 0.67-0.78x (256-1,023), wave's 0.77-0.82x, where
-  // cnr-2000's took 0.96-1.23x; priced 23.4 us where it takes ~15, source 11208's level 5
-  // (1,777 vertices) made its dynamic_parallel run hand back to one_block from the host (the
-  // device priced leaving at 22.3), 4 of 20 BFSs, each ~35 us over the run's (H200,
-  // 2026-11-29). Corrected apart, over ten process pairs against the shared classes, those
-  // levels' time / price medians by graph went 0.92-1.06 -> 0.97-1.09 (11208's level 5 priced
-  // 15.1-16.5 us, taken in 14.2-16.6), the six graphs' BFS sums within their noise (paired
-  // medians 0.989-1.005; H200, 2026-11-29).
-  static int carried_group(bool grid_level, VertexId frontier_vertices, EdgeOffset frontier_edges,
-                           bool relaunch = false) {
-    if (!grid_level) return relaunch ? kCarriedRelaunch : kCarried;
-    return strategies::grid_group_lanes(frontier_vertices, frontier_edges) == 1 ? kCarriedGridGathered : kCarriedGrid;
-  }
-
  private:
   // Why the cost models chose: formatted into the level's reason only after the BFS is timed.
   // Every candidate of a decision, cheapest first, so that the log shows what each was priced.
@@ -1204,6 +1157,39 @@ class Executor {
   // 42 us where the host takes 6-10; docs/PERFORMANCE.md, twenty-ninth session, item 4).
   void learn_profile(VertexId source, const BfsResult& result);
 
+  // Online correction (PlanOptions::online_correction): log factors by slot and class (sizes
+  // by powers of 4, in groups), with a per-slot fallback for each group not seen yet (after a
+  // move or a run: at least the same class's plain-level factor).
+  // Strategy slots' groups: a plain level, a level a device-driven run carried, a level right
+  // after the frontier moved (a device level after host levels, the first device work after
+  // host work; a host level after device levels), level 0
+  // (the first work of a BFS, its code and data cold in the host's caches: ~12 us for one
+  // vertex on the host on cnr-2000, 1-2 predicted), a device level where a device-driven run
+  // stopped before the BFS ended (outgrown, handed back: privatized_queue there took 43 us
+  // beyond its expansion kernel against 23 elsewhere, medians, H100, 2026-11-24), a grid level
+  // a dynamic_parallel run carried, one of a lane a vertex (carried_group), and a bottom-up
+  // level launched ahead by the level before (kFromGate: its launch was paid while that level
+  // ran); the upload slot's: see upload_group.
+  static constexpr int kSizeClasses = 12;
+  static constexpr int kGroups = 8;
+  static constexpr int kPlain = 0, kCarried = 1, kAfterMove = 2, kFirstLevel = 3, kAfterRun = 4, kCarriedGrid = 5,
+                       kCarriedGridGathered = 6, kFromGate = 7;
+  // A carried level's group, from whether it is a dynamic_parallel grid level and its frontier.
+  // dynamic_parallel's grid levels are corrected apart from the one-block loop's: sharing a
+  // size class, cnr-2000's one-block levels of 4,000-8,000 arcs (priced 7.4 us, took 9.6)
+  // raised the factor that priced its grid levels of 8,000-16,000 at 18.6 where they took 12.8
+  // (medians; 27 of 58 over 40% high; H100, 2026-11-26). Its grid levels of a lane a vertex
+  // (mean degree under 8: the block's arcs dealt to its threads) are corrected apart from the
+  // others: sharing size classes, the levels of more lanes a vertex (few vertices with long
+  // lists) and those of a lane a vertex (tails of many short lists) took their prices times
+  // 1.18-1.68 and 0.69-0.92 on soc-Slashdot0902 (medians by size class, 4,096 to 262,143
+  // arcs), 1.42 and 0.92 on email-Enron (16,384 to 65,535), 0.85-0.93 and 1.11-1.19 on cnr-2000
+  // (the plan's grid levels in the suite runs and A/Bs of 2026-11-27, H100): each group's levels
+  // set the factor that priced the other's.
+  static int carried_group(bool grid_level, VertexId frontier_vertices, EdgeOffset frontier_edges) {
+    if (!grid_level) return kCarried;
+    return strategies::grid_group_lanes(frontier_vertices, frontier_edges) == 1 ? kCarriedGridGathered : kCarriedGrid;
+  }
   static constexpr int kClasses = kGroups * kSizeClasses;
   struct Correction {
     std::array<double, kClasses + kGroups> log_factor{};  // + one fallback per group

@@ -940,23 +940,6 @@ TEST_CASE("dynamic_parallel prices a one-block level right after a grid level wi
   CHECK(feature_value(*dp, start, stats, "run") == 1.0);
 }
 
-TEST_CASE("a carried one-block level right after a grid level is corrected apart from the loop's other levels") {
-  using E = abfs::detail::Executor;
-  // dynamic_parallel's relaunch levels (the loop started again after a grid level) took
-  // 0.61-1.23x the price their size class's factor set by the loop's other levels gave them.
-  CHECK(E::carried_group(false, 1777, 1832, true) == E::kCarriedRelaunch);
-  CHECK(E::carried_group(false, 1777, 1832) == E::kCarried);  // the loop goes on
-  // A grid level pays its own launch: its group is the grid's, relaunch or not.
-  CHECK(E::carried_group(true, 50000, 400000, true) == E::carried_group(true, 50000, 400000));
-  CHECK(E::carried_group(true, 50000, 400000) != E::kCarriedRelaunch);
-  // Every group has its own classes and fallback.
-  CHECK(E::kCarriedRelaunch < E::kGroups);
-  for (int g : {E::kPlain, E::kCarried, E::kAfterMove, E::kFirstLevel, E::kAfterRun, E::kCarriedGrid,
-                E::kCarriedGridGathered, E::kFromGate}) {
-    CHECK(g != E::kCarriedRelaunch);
-  }
-}
-
 TEST_CASE("one-block levels that warp 0 does not expand alone pay the block's step, in both device-driven runs") {
   // run_warp_levels takes frontiers of at most 32 vertices and fewer than 256 arcs (fits_warp):
   // size classes 0-3 of the hand-back's, so that its affine prices hold warp and block apart.
