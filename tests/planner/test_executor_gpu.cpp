@@ -541,8 +541,14 @@ TEST_CASE("a BFS from a source of an out-degree a BFS before had takes the level
   // profile the BFS started with and the source's out-degree, decides a later BFS's level 0
   // from a source of that out-degree (the log says so) where the last two such decisions
   // agreed. A uniform graph's sources have out-degree 7 or 8 (few keys); each result is checked.
+  // The online correction is off, so that each key's decisions are the models' and agree: with
+  // it on, level 0's candidates there are near ties that the corrections tip one way and the
+  // other, and 7-14 of the 18 BFSs took the decision made ahead (six runs of the case alone,
+  // H200, 2026-11-29), so that a bound on them failed now and then.
   const abfs::Graph g = abfs::generate_uniform(50000, 8, 5);
-  abfs::Plan plan = plan_for(g, {"cost models", {}});
+  abfs::PlanOptions options;
+  options.online_correction = false;
+  abfs::Plan plan = plan_for(g, {"cost models", options});
   const std::vector<abfs::VertexId> sources = abfs::test::sample_sources(g, 6);
   abfs::BfsResult r;
   int ahead = 0, runs = 0;
@@ -559,7 +565,9 @@ TEST_CASE("a BFS from a source of an out-degree a BFS before had takes the level
     }
   }
   INFO(ahead << " of " << runs << " BFSs took their level 0's choice made ahead");
-  CHECK(ahead >= runs / 2);
+  // The plan decides the frequent keys ahead as it is built, and each BFS decides its own key
+  // again: from a key's second BFS on, two decisions of the models agree.
+  CHECK(ahead >= runs - static_cast<int>(sources.size()));
 }
 
 TEST_CASE("a plan's rehearsals teach its corrections before its first BFS") {
