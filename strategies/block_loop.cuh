@@ -51,6 +51,9 @@ static_assert(kWarpVertices <= kBigListCapacity, "run_warp_levels lists a fronti
 /// Words a thread loads at once when the run copies its first frontier and the visited bitmap
 /// into shared memory, and the bitmap back (copy_words).
 constexpr unsigned int kCopyBatch = 16;
+/// Frontier vertices a thread counts the arcs of at a time where the loop hands its frontier
+/// over (run_block_levels).
+constexpr unsigned int kHandOverBatch = 4;
 
 /// What the loop reads and writes. Shapes as in runtime/bfs_buffers.hpp; spill: |V| scratch ids.
 struct BlockLoopArgs {
@@ -759,34 +762,67 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
       break;
     }
   }
-  // Hand-over after a level: the arcs out of the frontier the loop stops at (its vertices are in
-  // the order); not where the BFS is over (FrontierEmpty, or AllReached: nothing to hand over).
-  if (end.stop != detail::DeviceStop::FrontierEmpty && end.stop != detail::DeviceStop::AllReached &&
-      end.frontier_edges == 0) {
-    unsigned long long arcs = 0;
-    for (VertexId i = end.frontier_begin + threadIdx.x; i < end.frontier_end; i += kBlockThreads) {
-      const VertexId v = a.order[i];
-      arcs += a.row_offsets[v + 1] - a.row_offsets[v];
-    }
-#pragma unroll
-    for (int d = 16; d > 0; d >>= 1) arcs += __shfl_down_sync(0xFFFFFFFFu, arcs, d);
-    unsigned long long* total = &level_edges[static_cast<unsigned int>(level) & 1u];  // zeroed in phase 2
-    if (lane == 0 && arcs > 0) atomicAdd(total, arcs);
-    __syncthreads();
-    end.frontier_edges = *total;
-  }
+  // Hand-over after a level (not where the BFS is over: FrontierEmpty, or AllReached: nothing to
+  // hand over): the arcs out of the frontier the loop stops at, from its vertices in the order.
+  // That count's loads, the bitmap's copy back and the records' copy to the host (written to
+  // device memory, one L2 store a level; one coalesced pass through the mapped log) are issued
+  // together, with one barrier after them: one after another, a barrier each and the records
+  // fenced, they took 2.5-3.5 us from the last level's record to a dynamic_parallel grid
+  // level's hand-over (medians by graph: arcs 1.5-2.1, bitmap 0.3-0.9, records 0.6-0.9), issued
+  // together 2.1-3.0, ~0.5 us less on each of six suite graphs (before the b-queue's ids were
+  // read here; H200, 2026-11-29).
+  const bool hand_over = end.stop != detail::DeviceStop::FrontierEmpty &&
+                         end.stop != detail::DeviceStop::AllReached && end.frontier_edges == 0;
+  const unsigned int first_record = first_log_index + threadIdx.x;
+  detail::DeviceLevelRecord record{};
+  if (first_record < log_index) record = a.level_log[first_record];  // stored after the arcs' loads
   if (a.shared_visited_words > 0) {
     copy_words(a.visited, shared_visited, a.shared_visited_words);
   }
-  // The records were written to device memory (one L2 store per level); hand them to the host
-  // in one coalesced pass through the mapped log, before the counters are published.
-  bool wrote = false;
-  for (unsigned int k = first_log_index + threadIdx.x; k < log_index; k += kBlockThreads) {
-    a.host_level_log[k] = a.level_log[k];
-    wrote = true;
+  unsigned long long arcs = 0;
+  if (hand_over) {
+    // kHandOverBatch vertices a thread at a time: their ids, then their row offsets, each
+    // batch's loads in flight together. A frontier too large for the loop (phase 3's, never the
+    // warp's) has its first `queued` vertices in the b-queue too, in the order's order.
+    const VertexId in_bqueue = end.stop == detail::DeviceStop::FrontierTooLarge ? queued : 0;
+    for (VertexId base = threadIdx.x; base < end.frontier_end - end.frontier_begin;
+         base += kHandOverBatch * kBlockThreads) {
+      VertexId v[kHandOverBatch];
+#pragma unroll
+      for (unsigned int j = 0; j < kHandOverBatch; ++j) {
+        const VertexId i = base + j * kBlockThreads;
+        v[j] = i < in_bqueue                                   ? bqueue[i]
+               : i < end.frontier_end - end.frontier_begin ? a.order[end.frontier_begin + i]
+                                                               : kNoVertex;
+      }
+      EdgeOffset first[kHandOverBatch];
+      EdgeOffset last[kHandOverBatch];
+#pragma unroll
+      for (unsigned int j = 0; j < kHandOverBatch; ++j) {
+        first[j] = v[j] != kNoVertex ? a.row_offsets[v[j]] : 0;
+        last[j] = v[j] != kNoVertex ? a.row_offsets[v[j] + 1] : 0;
+      }
+#pragma unroll
+      for (unsigned int j = 0; j < kHandOverBatch; ++j) arcs += last[j] - first[j];
+    }
   }
-  if (wrote) __threadfence_system();
+  if (first_record < log_index) a.host_level_log[first_record] = record;
+  for (unsigned int k = first_record + kBlockThreads; k < log_index; k += kBlockThreads) {
+    a.host_level_log[k] = a.level_log[k];
+  }
+  unsigned long long* total = &level_edges[static_cast<unsigned int>(level) & 1u];  // zeroed in phase 2
+  if (hand_over) {
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) arcs += __shfl_down_sync(0xFFFFFFFFu, arcs, d);
+    if (lane == 0 && arcs > 0) atomicAdd(total, arcs);
+  }
+  // The records before the counters that announce them: a run that ends here publishes them
+  // after the barrier (publish_counters' system fence, by thread 0, orders what the block wrote
+  // before the barrier); a frontier too large for the loop goes on without waiting for the
+  // fence (dynamic_parallel's grid level), the run's last link publishing.
+  if (first_record < log_index && end.stop != detail::DeviceStop::FrontierTooLarge) __threadfence_system();
   __syncthreads();
+  if (hand_over) end.frontier_edges = *total;
   return end;
 }
 
