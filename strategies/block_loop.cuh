@@ -785,15 +785,13 @@ __device__ __forceinline__ BlockLoopEnd run_block_levels(const BlockLoopArgs& a,
     // batch's loads in flight together. A frontier too large for the loop (phase 3's, never the
     // warp's) has its first `queued` vertices in the b-queue too, in the order's order.
     const VertexId in_bqueue = end.stop == detail::DeviceStop::FrontierTooLarge ? queued : 0;
-    for (VertexId base = threadIdx.x; base < end.frontier_end - end.frontier_begin;
-         base += kHandOverBatch * kBlockThreads) {
+    const VertexId size = end.frontier_end - end.frontier_begin;
+    for (VertexId base = threadIdx.x; base < size; base += kHandOverBatch * kBlockThreads) {
       VertexId v[kHandOverBatch];
 #pragma unroll
       for (unsigned int j = 0; j < kHandOverBatch; ++j) {
         const VertexId i = base + j * kBlockThreads;
-        v[j] = i < in_bqueue                                   ? bqueue[i]
-               : i < end.frontier_end - end.frontier_begin ? a.order[end.frontier_begin + i]
-                                                               : kNoVertex;
+        v[j] = i < in_bqueue ? bqueue[i] : i < size ? a.order[end.frontier_begin + i] : kNoVertex;
       }
       EdgeOffset first[kHandOverBatch];
       EdgeOffset last[kHandOverBatch];
