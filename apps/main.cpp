@@ -45,6 +45,7 @@ struct RunArgs {
   bool no_calibrate = false;
   bool no_online_correction = false;
   int rehearsals = abfs::PlanOptions{}.rehearsals;
+  int profile_trial_rounds = abfs::PlanOptions{}.profile_trial_rounds;
   bool cold_trials = false;
 };
 
@@ -53,6 +54,7 @@ void apply_plan_flags(const RunArgs& args, abfs::PlanOptions& options) {
   options.missing_wisdom = args.no_calibrate ? abfs::MissingWisdom::Rule : abfs::MissingWisdom::Calibrate;
   options.online_correction = !args.no_online_correction;
   options.rehearsals = args.rehearsals;
+  options.profile_trial_rounds = args.profile_trial_rounds;
   options.cold_trials = args.cold_trials;
 }
 
@@ -760,6 +762,11 @@ int main(int argc, char** argv) {
     cmd->add_option("--rehearsals", a.rehearsals,
                     "BFSs the plan runs from its sampled sources before the first of yours, so that its corrections "
                     "learn first (cost-model plans)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->add_option("--profile-trials", a.profile_trial_rounds,
+                    "rounds of BFSs that try each sampled source's level profile where several reach the same "
+                    "vertices, the fastest kept (cost-model plans; 0: the first sampled)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     cmd->add_flag("--cold-trials", a.cold_trials,

@@ -549,6 +549,7 @@ void Executor::set_level_profiles(const std::vector<std::vector<LevelShape>>& pr
   profile_reaches_.clear();
   sampled_sources_.clear();
   component_profiles_.clear();
+  first_choices_.clear();  // decided with the profiles these replace (first_choice_slot)
   for (std::size_t k : distinct_profiles(reaches)) {
     profiles_.push_back(make_profile(profiles[k]));
     profile_reaches_.push_back(reaches[k]);

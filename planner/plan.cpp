@@ -119,6 +119,11 @@ struct Plan::Impl {
     // (Executor::learn_sampled_block_levels) as the sampled BFSs' then do.
     executor->warm_up(picked.front());
     mark("warm-up");
+    // Where the plan will try its profiles (profile_trial_rounds), every picked source is
+    // sampled: its candidates are the sources of the largest reach.
+    const bool try_profiles = model_decisions && options.profile_trial_rounds > 0 &&
+                              options.flags != PlanFlags::Exhaustive &&
+                              graph.num_edges() <= detail::Executor::kMaxComponentArcs;
     for (VertexId source : picked) {
       profiles.push_back(executor->sample_levels(source));
       const VertexId reach = detail::profile_reach(profiles.back());
@@ -126,7 +131,7 @@ struct Plan::Impl {
           std::any_of(reaches.begin(), reaches.end(), [&](VertexId r) { return detail::similar_reach(r, reach); });
       sources.push_back(source);
       reaches.push_back(reach);
-      if (repeated) break;
+      if (repeated && !try_profiles) break;
     }
     executor->stats().sampled_source = sources[detail::distinct_profiles(reaches).back()];  // the one shown
     mark("sampled BFSs");
@@ -169,6 +174,10 @@ struct Plan::Impl {
     executor->set_models(models, model_decisions ? source : (options.strategy != "auto" ? "forced; predictions from " + source
                                                                                         : "schedule; predictions from " + source));
     mark("models");
+    if (try_profiles) {
+      try_sampled_profiles(profiles, sources, reaches, options.profile_trial_rounds);
+      mark("sampled profiles tried");
+    }
     // Rehearsals (PlanOptions::rehearsals): the corrections learn here, not in the caller's
     // first BFSs; the first and the last run the cheapest routes, those between explore. They
     // stop once they took 0.1 s or a tenth of the plan's construction before them, whichever
@@ -191,6 +200,46 @@ struct Plan::Impl {
       executor->decide_first_levels_ahead();
       mark("level 0 decided ahead");
     }
+  }
+  // PlanOptions::profile_trial_rounds: the candidates are the sampled sources whose reach is
+  // the largest's; each candidate's profile, in place of the others of that reach, prices BFSs
+  // from all of them, `rounds` times (the candidates' order rotating by round, so that the
+  // corrections these BFSs teach favour none), and the one whose BFSs took the least is set.
+  void try_sampled_profiles(const std::vector<std::vector<LevelShape>>& profiles, const std::vector<VertexId>& sources,
+                            const std::vector<VertexId>& reaches, int rounds) {
+    const VertexId largest = *std::max_element(reaches.begin(), reaches.end());
+    std::vector<std::size_t> candidates;
+    for (std::size_t k = 0; k < reaches.size(); ++k) {
+      if (detail::similar_reach(reaches[k], largest)) candidates.push_back(k);
+    }
+    if (candidates.size() < 2) return;
+    // The profiles with candidate c alone of the largest reach (set_level_profiles keeps the
+    // first of a reach).
+    auto set_candidate = [&](std::size_t c) {
+      std::vector<std::vector<LevelShape>> kept;
+      std::vector<VertexId> kept_sources;
+      for (std::size_t k = 0; k < profiles.size(); ++k) {
+        if (k != c && std::find(candidates.begin(), candidates.end(), k) != candidates.end()) continue;
+        kept.push_back(profiles[k]);
+        kept_sources.push_back(sources[k]);
+      }
+      executor->set_level_profiles(kept, kept_sources);
+    };
+    std::vector<double> total_ms(candidates.size(), 0.0);
+    BfsResult scratch;
+    for (int round = 0; round < rounds; ++round) {
+      for (std::size_t turn = 0; turn < candidates.size(); ++turn) {
+        const std::size_t i = (turn + static_cast<std::size_t>(round)) % candidates.size();
+        set_candidate(candidates[i]);
+        for (const std::size_t k : candidates) {
+          executor->execute(sources[k], scratch);
+          total_ms[i] += scratch.total_ms;
+        }
+      }
+    }
+    const auto best = static_cast<std::size_t>(std::min_element(total_ms.begin(), total_ms.end()) - total_ms.begin());
+    set_candidate(candidates[best]);
+    executor->stats().sampled_source = sources[candidates[best]];  // (set_candidate: its levels shown)
   }
   // Adds the phase that ended now (construction_ms).
   void mark(const char* phase) {

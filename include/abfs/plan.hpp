@@ -114,6 +114,16 @@ struct PlanOptions {
   /// of the construction before them, whichever is more (uniform:100000000:4: 2.7 s of 42).
   /// 0: none.
   int rehearsals = 4;
+  /// Cost-model plans (not Exhaustive), on graphs of at most 2^24 arcs: where several sampled
+  /// sources reach the same vertices (one component, as a rule the giant), each of their BFSs'
+  /// level profiles is tried in turn as the one every BFS of that reach looks ahead with, by
+  /// BFSs from all of those sources (this many rounds, the order rotating), and the profile
+  /// whose BFSs took the least in all is kept; the first sampled one is kept otherwise. Another
+  /// source's levels price a BFS's way on by its own shape, a level ahead or behind: on
+  /// soc-Slashdot0902 the plan's BFSs took 0.97-1.00x the per-level oracle with two sources'
+  /// profiles, 1.05-1.07x with two others' (H200, 2026-11-29). Each round costs a BFS per such
+  /// source for each. 0: none (the first sampled profile).
+  int profile_trial_rounds = 2;
   /// Exhaustive only: before each trial the device's L2 is flushed (a write of twice its size),
   /// ahead of the checkpoint's restore, so that no trial finds there what the level's earlier
   /// trials touched: they run one after another, and a device-driven run's trial goes on to the
@@ -159,7 +169,8 @@ class Plan {
   /// a device "in-list lengths" (their histogram, for the bottom-up step's scans), "calibration"
   /// (where no wisdom matched and a quick calibration ran), "warm-up" (a
   /// first BFS), "sampled BFSs" (the level profile), "strategies" (each warmed once), "models"
-  /// (the wisdom's, and Measure's trials where they ran), "rehearsals" (where they ran), "level
+  /// (the wisdom's, and Measure's trials where they ran), "sampled profiles tried" (where
+  /// PlanOptions::profile_trial_rounds applies), "rehearsals" (where they ran), "level
   /// 0 decided ahead" (for the frequent sources' out-degrees, where the models decide).
   /// uniform:100000000:4: 13.6 s, of which buffers 7.2, statistics 1.4, sampled BFSs 2.1,
   /// rehearsals 1.3 (H100 host, 2026-11-27; 31.6 s before the in-arcs and statistics ran in

@@ -65,12 +65,14 @@ abfs::Plan plan_for(const abfs::Graph& g, const Mode& mode) {
   return abfs::plan_bfs(g, mode.rule ? none : device_wisdom(), options);
 }
 
-/// Plans with the online correction off and then on, neither rehearsing (PlanOptions::rehearsals):
-/// the first BFS after planning is the one priced by what the plan learned before it.
+/// Plans with the online correction off and then on, neither rehearsing nor trying profiles
+/// (PlanOptions::rehearsals, profile_trial_rounds): the first BFS after planning is the one
+/// priced by what the plan learned before it.
 std::array<abfs::PlanOptions, 2> correction_off_then_on() {
   std::array<abfs::PlanOptions, 2> plans;
   plans[0].online_correction = false;
   plans[0].rehearsals = plans[1].rehearsals = 0;
+  plans[0].profile_trial_rounds = plans[1].profile_trial_rounds = 0;
   return plans;
 }
 
@@ -374,6 +376,7 @@ TEST_CASE("a host run's level that takes far longer than priced raises the host'
   std::string logs;  // every BFS's levels, for the message of the last check
   abfs::PlanOptions options;
   options.rehearsals = 0;  // the case is the first BFS after planning, priced by the models alone
+  options.profile_trial_rounds = 0;
   for (const abfs::VertexId source : abfs::test::sample_sources(g, 6)) {
     abfs::Plan plan = abfs::plan_bfs(g, wisdom, options);
     abfs::BfsResult r;
@@ -487,6 +490,35 @@ TEST_CASE("a host run's stay tests are the executor's part of their levels' time
   }
 }
 
+TEST_CASE("a plan tries its sampled profiles where its sampled sources reach the same vertices") {
+  // PlanOptions::profile_trial_rounds: on a connected grid every sampled source reaches every
+  // vertex, so each one's profile is tried by BFSs from all of them and one is kept; the phase
+  // is reported (its BFSs take time), the source shown is a vertex of the grid, and the plan's
+  // BFSs are correct. With no rounds the phase is absent.
+  const abfs::Graph g = abfs::generate_grid(100, 100);
+  for (const int rounds : {0, 1}) {
+    CAPTURE(rounds);
+    abfs::PlanOptions options;
+    options.profile_trial_rounds = rounds;
+    abfs::Plan plan = abfs::plan_bfs(g, device_wisdom(), options);
+    double tried_ms = -1.0;
+    for (const auto& [phase, ms] : plan.construction_ms()) {
+      if (phase == "sampled profiles tried") tried_ms = ms;
+    }
+    if (rounds > 0) {
+      CHECK(tried_ms > 0.0);
+    } else {
+      CHECK(tried_ms < 0.0);
+    }
+    CHECK(plan.graph_stats().sampled_source < g.num_vertices());
+    abfs::BfsResult r;
+    for (const abfs::VertexId source : abfs::test::sample_sources(g, 4)) {
+      plan.execute(source, r);
+      abfs::test::check_bfs(g, source, r);
+    }
+  }
+}
+
 TEST_CASE("a plan reports its construction phase by phase, in order, within its whole time") {
   const abfs::Graph g = abfs::generate_kronecker(14, 16, 2);
   abfs::Wisdom& wisdom = device_wisdom();  // loaded (or calibrated) before the clock starts
@@ -505,7 +537,8 @@ TEST_CASE("a plan reports its construction phase by phase, in order, within its 
       sum_ms += ms;
     }
     std::vector<std::string> expected = {"buffers", "statistics",   "strategies prepared", "in-list lengths",
-                                         "warm-up", "sampled BFSs", "strategies",          "models"};
+                                         "warm-up", "sampled BFSs", "strategies",          "models",
+                                         "sampled profiles tried"};
     if (rehearsals > 0) expected.emplace_back("rehearsals");
     expected.emplace_back("level 0 decided ahead");
     CHECK(names == expected);
@@ -582,6 +615,7 @@ TEST_CASE("a plan's rehearsals teach its corrections before its first BFS") {
   const abfs::Graph g = abfs::generate_grid(200, 200);
   std::array<abfs::PlanOptions, 2> plans;
   plans[0].rehearsals = 0;
+  plans[0].profile_trial_rounds = plans[1].profile_trial_rounds = 0;  // their BFSs teach too
   REQUIRE(plans[1].rehearsals >= 2);  // the default: the cheapest routes first and last
   const std::array<double, 2> median_log_ratio = first_bfs_log_ratios(
       g, wisdom, 300, "the BFS from a corner ran under 300 levels",
@@ -612,6 +646,7 @@ TEST_CASE("a BFS explores at level 0 a candidate no recent BFS started with, pri
     CAPTURE(g.name());
     abfs::PlanOptions options;
     options.rehearsals = 0;  // every BFS of the plan is seen here
+    options.profile_trial_rounds = 0;
     abfs::Plan plan = abfs::plan_bfs(g, device_wisdom(), options);
     const std::vector<abfs::VertexId> sources = abfs::test::sample_sources(g, 4);
     std::map<std::string, int> last_start;  // strategy -> the last BFS that started with it
@@ -668,6 +703,7 @@ TEST_CASE("a dynamic_parallel run that would carry only one-block levels is pric
   const abfs::Graph g = abfs::test::make_graph(3000, path, false);
   abfs::PlanOptions options;
   options.rehearsals = 0;
+  options.profile_trial_rounds = 0;
   abfs::Wisdom wisdom = scaled_wisdom({{"dynamic_parallel", 0.5}, {"cpu_expand", 100.0}});
   abfs::Plan plan = abfs::plan_bfs(g, wisdom, options);
   const std::regex candidate(R"(([a-z_]+) ([0-9.]+) us(?: \(x[0-9.]+: [^)]*\))?(?: \(\+([0-9]+) levels on the device ([0-9.]+) us\))?(?: then ([0-9.]+) us)?)");
