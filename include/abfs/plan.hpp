@@ -120,9 +120,11 @@ struct PlanOptions {
   /// BFSs from all of those sources (this many rounds, the order rotating), and the profile
   /// whose BFSs took the least in all is kept; the first sampled one is kept otherwise. Another
   /// source's levels price a BFS's way on by its own shape, a level ahead or behind: on
-  /// soc-Slashdot0902 the plan's BFSs took 0.97-1.00x the per-level oracle with two sources'
-  /// profiles, 1.05-1.07x with two others' (H200, 2026-11-29). Each round costs a BFS per such
-  /// source for each. 0: none (the first sampled profile).
+  /// soc-Slashdot0902 the plan's BFSs took 0.97-1.02x the per-level oracle with two sources'
+  /// profiles, 1.03-1.07x with two others', and with the trials 0.94x main's (18 process
+  /// pairs; five other graphs within 0.97-1.01; H200, 2026-11-29). Measured, so the profile
+  /// kept may differ between processes. Each round costs a BFS per such source for each.
+  /// 0: none (the first sampled profile).
   int profile_trial_rounds = 2;
   /// Exhaustive only: before each trial the device's L2 is flushed (a write of twice its size),
   /// ahead of the checkpoint's restore, so that no trial finds there what the level's earlier
