@@ -278,6 +278,55 @@ std::vector<VertexId> strongly_connected_components(const Graph& graph) {
   return component;
 }
 
+ReachBounds component_reach_bounds(const Graph& graph, const std::vector<VertexId>& components) {
+  const VertexId n = graph.num_vertices();
+  const EdgeOffset m = graph.num_edges();
+  if (components.size() != n) {
+    throw InvalidArgument("component_reach_bounds: " + std::to_string(components.size()) + " component ids for " +
+                          std::to_string(n) + " vertices");
+  }
+  const VertexId count = n == 0 ? 0 : *std::max_element(components.begin(), components.end()) + 1;
+  if (count > n) throw InvalidArgument("component_reach_bounds: a component id of " + std::to_string(count - 1));
+  const Csr& csr = graph.csr();
+  // The members of each component together (a counting sort by id), then the components in
+  // id order: Tarjan completes a component after every one it reaches, so its successors'
+  // bounds are final when it is summed. last_added marks a successor already counted for it.
+  std::vector<VertexId> first(static_cast<std::size_t>(count) + 1, 0), members(n);
+  for (VertexId v = 0; v < n; ++v) ++first[components[v] + 1];
+  for (VertexId c = 0; c < count; ++c) first[c + 1] += first[c];
+  {
+    std::vector<VertexId> at(first.begin(), first.end() - 1);
+    for (VertexId v = 0; v < n; ++v) members[at[components[v]]++] = v;
+  }
+  constexpr VertexId kNone = ~VertexId{0};
+  ReachBounds b;
+  b.vertices.assign(count, 0);
+  b.arcs.assign(count, 0);
+  std::vector<VertexId> last_added(count, kNone);
+  for (VertexId c = 0; c < count; ++c) {
+    std::uint64_t vertices = first[c + 1] - first[c];
+    std::uint64_t arcs = 0;
+    for (VertexId k = first[c]; k < first[c + 1]; ++k) {
+      const VertexId v = members[k];
+      arcs += csr.row_offsets[v + 1] - csr.row_offsets[v];
+      for (EdgeOffset e = csr.row_offsets[v]; e < csr.row_offsets[v + 1]; ++e) {
+        const VertexId d = components[csr.column_indices[e]];
+        if (d == c || last_added[d] == c) continue;
+        if (d > c) {
+          throw InvalidArgument("component_reach_bounds: an arc from component " + std::to_string(c) + " to " +
+                                std::to_string(d) + " (ids not in Tarjan's completion order)");
+        }
+        last_added[d] = c;
+        vertices += b.vertices[d];
+        arcs += b.arcs[d];
+      }
+    }
+    b.vertices[c] = static_cast<VertexId>(std::min<std::uint64_t>(vertices, n));
+    b.arcs[c] = static_cast<EdgeOffset>(std::min<std::uint64_t>(arcs, m));
+  }
+  return b;
+}
+
 GraphStats compute_stats(const Graph& graph) {
   GraphStats s;
   s.num_vertices = graph.num_vertices();

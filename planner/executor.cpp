@@ -625,8 +625,19 @@ bool Executor::know_components() {
     return false;
   }
   components_ = strongly_connected_components(buffers_.graph());
+  component_bounds_ = component_reach_bounds(buffers_.graph(), components_);
   key_sampled_profiles();
   return true;
+}
+
+std::size_t Executor::start_profile(VertexId source) const {
+  const std::size_t own = component_profile(source);
+  if (own < profiles_.size() || component_bounds_.vertices.empty()) return own < profiles_.size() ? own : 0;
+  const VertexId bound = reach_bound(source);
+  for (std::size_t k = profile_reaches_.size(); k-- > 0;) {
+    if (k < profiles_.size() && similar_reach(profile_reaches_[k], bound)) return k;
+  }
+  return 0;
 }
 
 void Executor::use_profile(std::size_t k) noexcept {
@@ -1993,18 +2004,26 @@ void Executor::add_reach_set(VertexId source, const BfsResult& bfs) {
 
 VertexId Executor::start_buffers(VertexId source) {
   buffers_.start(source);
-  const VertexId reach_limit = reach_ != nullptr ? reach_->vertices : std::numeric_limits<VertexId>::max();
+  VertexId reach_limit = reach_ != nullptr ? reach_->vertices : std::numeric_limits<VertexId>::max();
+  if (learn_reach_) reach_limit = std::min(reach_limit, reach_bound(source));  // execute's BFSs
   buffers_.set_reach_limit(reach_limit);
   return reach_limit;
 }
 
-void Executor::note_all_reached(VertexId frontier_vertices, BfsResult& result) const {
+void Executor::note_all_reached(VertexId frontier_vertices, VertexId limit, BfsResult& result) const {
   if (result.levels.empty()) return;
-  char text[200];
-  std::snprintf(text, sizeof text,
-                "; the BFS has visited all %u vertices of a reach set holding its source (an earlier BFS's): it is "
-                "over, its last frontier (%u vertices) not expanded",
-                reach_ != nullptr ? reach_->vertices : 0u, frontier_vertices);
+  char text[220];
+  if (reach_ != nullptr && reach_->vertices == limit) {
+    std::snprintf(text, sizeof text,
+                  "; the BFS has visited all %u vertices of a reach set holding its source (an earlier BFS's): it is "
+                  "over, its last frontier (%u vertices) not expanded",
+                  limit, frontier_vertices);
+  } else {
+    std::snprintf(text, sizeof text,
+                  "; the BFS has visited its source's reach bound, %u vertices (its strongly connected component's "
+                  "and those after it): it is over, its last frontier (%u vertices) not expanded",
+                  limit, frontier_vertices);
+  }
   result.levels.back().reason += text;
 }
 
@@ -2125,13 +2144,16 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   int level = 0;
   level_overheads_.clear();
   reset_bfs_pricing();
-  // Its component's profile, else the smallest: outgrown as the BFS discovers more
-  // (outgrow_profile).
+  // Its component's profile, else one by its reach bound or the smallest (start_profile):
+  // outgrown as the BFS discovers more (outgrow_profile).
   const std::size_t own_profile = component_profile(source);
-  use_profile(own_profile < profiles_.size() ? own_profile : 0);
+  const std::size_t first_profile = start_profile(source);
+  use_profile(first_profile);
   profile_switches_.clear();
   if (own_profile < profiles_.size() && !profile_.visited.empty()) {
     profile_switches_.push_back({0, kNoVertex, profile_.visited.back() - 1});  // less its assumed last level
+  } else if (first_profile != 0 && by_reach()) {
+    profile_switches_.push_back({0, kNoVertex, profile_reaches_[first_profile], reach_bound(source)});
   }
   // A level's time runs from the end of the previous one: the decision and the executor's
   // bookkeeping count, as they do in the total.
@@ -2364,9 +2386,9 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
     after_run_ = outcome.level_records != nullptr && &strategy != host_strategy_ && outcome.stop_reason != nullptr;
   }
   // Ended with a frontier left: every vertex the source reaches is visited, and the arcs out
-  // of them are those of its reach set.
+  // of them are those of its reach set or bound.
   const bool all_reached = end > begin;
-  if (all_reached) edges_out_of_reached = reach_->arcs;
+  if (all_reached) edges_out_of_reached = arcs_out_of_reach(source, reach_limit);
   buffers_.cancel_gate();  // the BFS is over: no level follows
   if (stop_ && used_device) {
     if (!ended_on_device) stop_->record(buffers_.stream());  // after the host's last level
@@ -2385,12 +2407,15 @@ void Executor::execute_levels(VertexId source, BfsResult& result) {
   }
   pending_reasons_.clear();
   expand_device_runs(result);
-  if (all_reached) note_all_reached(end - begin, result);
+  if (all_reached) note_all_reached(end - begin, reach_limit, result);
   for (const ProfileSwitch& p : profile_switches_) {
     // One record per level now; a switch inside a host run is noted at its level.
     if (p.level < 0 || static_cast<std::size_t>(p.level) >= result.levels.size()) continue;
     char text[120];
-    if (p.from == kNoVertex) {
+    if (p.bound != 0) {
+      std::snprintf(text, sizeof text, "; looks ahead with the sampled BFS of %u vertices: its source reaches at most %u",
+                    p.to, p.bound);
+    } else if (p.from == kNoVertex) {
       std::snprintf(text, sizeof text, "; looks ahead with a BFS of its source's component (%u vertices)", p.to);
     } else {
       std::snprintf(text, sizeof text, "; the BFS outgrew the sampled BFS of %u vertices: looks ahead with the one of %u",
@@ -2463,9 +2488,8 @@ void Executor::decide_first_level(VertexId source, bool planned) {
   // Priced as the next BFS's level 0 will be: without this BFS's surprises and host pace.
   reset_bfs_pricing();
   const ProfileScope scope(*this);
-  // As execute_levels starts a BFS from source: its component's profile, else the smallest.
-  const std::size_t own = component_profile(source);
-  use_profile(own < profiles_.size() ? own : 0);
+  // As execute_levels starts a BFS from source (start_profile).
+  use_profile(start_profile(source));
   level_zero_source_ = source;
   const Placement placement;
   const FirstChoiceKey key = first_choice_key(source);
@@ -2488,8 +2512,7 @@ void Executor::decide_first_levels_ahead() {
     const ProfileScope scope(*this);
     for (VertexId v = 0; v < n; v += step) {
       if (graph.out_degree(v) == 0) continue;
-      const std::size_t own = component_profile(v);
-      use_profile(own < profiles_.size() ? own : 0);  // first_choice_slot packs it in
+      use_profile(start_profile(v));  // first_choice_slot packs it in
       Seen& s = seen.try_emplace(first_choice_slot(first_choice_key(v)), Seen{v, 0}).first->second;
       ++s.count;
     }

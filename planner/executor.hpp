@@ -268,6 +268,19 @@ class Executor {
   /// carries) prefetches the CSR into the L2 (LevelContext::prefetch_l2): several times the
   /// ~6-9 us a 15 MB CSR's prefetch takes, which a run that ends first waits for.
   static constexpr double kPrefetchRunUs = 50.0;
+  /// Computes the graph's strongly connected components and their reach bounds
+  /// (component_reach_bounds) now, where it has at most kMaxComponentArcs arcs (else nothing):
+  /// from then on every BFS execute runs ends once it has visited its source's bound (the
+  /// frontier it holds then is not expanded: it would discover nothing), and starts with the
+  /// profile of its component or its bound (start_profile). Plan construction calls it: 37 ms
+  /// on cnr-2000 (3.1 million arcs; development host, 2026-11-29).
+  void find_components() { know_components(); }
+  /// The most vertices a BFS from source can reach (component_reach_bounds of its strongly
+  /// connected component), or the largest VertexId where the components are not known.
+  VertexId reach_bound(VertexId source) const noexcept {
+    return component_bounds_.vertices.empty() ? std::numeric_limits<VertexId>::max()
+                                              : component_bounds_.vertices[components_[source]];
+  }
   /// The profiles kept: sampled (distinct reaches) and learned.
   std::size_t profile_count() const noexcept { return profiles_.size(); }
   /// The profile levels a BFS looking ahead with profile k (sampled by reach, smallest first,
@@ -1110,6 +1123,7 @@ class Executor {
   struct ProfileSwitch {
     int level;
     VertexId from, to;  // the profiles' reaches; from kNoVertex: its component's, from level 0
+    VertexId bound = 0;  // not 0: from level 0 by the source's reach bound (start_profile), from kNoVertex
   };
   std::vector<ProfileSwitch> profile_switches_;  // this BFS's, noted in its level log
   void prepare_lookaheads();  // prepare_lookahead for every profile; the largest in use after it
@@ -1119,6 +1133,7 @@ class Executor {
   // index into profiles_), the sampled sources' and the learned ones.
   std::vector<VertexId> sampled_sources_;  // by sampled profile, parallel to profile_reaches_
   std::vector<VertexId> components_;
+  ReachBounds component_bounds_;  // by component: component_reach_bounds (set with components_)
   std::vector<std::pair<VertexId, std::size_t>> component_profiles_;
   bool components_unavailable_ = false;  // the graph has more than kMaxComponentArcs arcs
   std::vector<ReachSet> reach_sets_;
@@ -1135,18 +1150,38 @@ class Executor {
   void add_reach_set(VertexId source, const BfsResult& bfs);
   static constexpr VertexId kParallelReachVertices = VertexId{1} << 20;
   // Starts the buffers on a BFS from source that ends once it has visited as many vertices as
-  // its reach set (reach_) holds, if it has one; returns that limit (else the largest VertexId).
+  // its reach set (reach_) holds, or, in a BFS execute runs, its reach bound (reach_bound), the
+  // smaller; returns that limit (else the largest VertexId). The bound stops a component's first
+  // BFS, and those of components too small for a reach set (kMinLearnedReach), before their last
+  // frontier as a set stops the later ones: cnr-2000's source 44408 (2,531 vertices, bound exact)
+  // ran its 14th level (22 vertices, 670 arcs; ~5 us) in its first BFS and not after it.
   VertexId start_buffers(VertexId source);
-  // Notes on result's last level record that the BFS ended there, having visited all its
-  // reach set's vertices, with a frontier of frontier_vertices left unexpanded.
-  void note_all_reached(VertexId frontier_vertices, BfsResult& result) const;
+  // Notes on result's last level record that the BFS ended there, having visited all the
+  // vertices its reach set or reach bound holds (limit), with a frontier of frontier_vertices
+  // left unexpanded.
+  void note_all_reached(VertexId frontier_vertices, VertexId limit, BfsResult& result) const;
   // Keys each sampled profile by its source's component (components_ is set).
   void key_sampled_profiles();
-  // Whether components_ is set: computed here (and the sampled profiles keyed) the first time,
-  // on graphs of up to kMaxComponentArcs arcs; false, and components_unavailable_, on larger ones.
+  // Whether components_ is set: computed here (with component_bounds_, and the sampled profiles
+  // keyed) the first time, on graphs of up to kMaxComponentArcs arcs; false, and
+  // components_unavailable_, on larger ones.
   bool know_components();
   // The profile of `source`'s component, or profiles_.size() where none is known.
   std::size_t component_profile(VertexId source) const;
+  // The profile a BFS from source starts with: its component's; else, where the components are
+  // known, the sampled one whose reach is its reach bound's (similar_reach); else the smallest.
+  // cnr-2000's sources that reach all 325,557 vertices from outside the largest strongly
+  // connected component (112,023 vertices; ~13% of random sources) started with the sampled
+  // BFS of 10 vertices and moved up through those of 17 and 18,997 as they grew, priced by each
+  // in turn. Not the largest within the bound where none is its: cnr-2000's 44408 (2,531
+  // vertices, bound 2,538) and 114237 (73, bound 73) started with the sampled BFS of 17 where
+  // they outgrew it as they outgrew the one of 10, and paid for moving it in (H200, 2026-11-29).
+  std::size_t start_profile(VertexId source) const;
+  // The arcs out of the vertices a BFS from source reached where it stopped at a limit
+  // (start_buffers): its reach set's, or its bound's (exact where the BFS reached its bound).
+  EdgeOffset arcs_out_of_reach(VertexId source, VertexId limit) const {
+    return reach_ != nullptr && reach_->vertices == limit ? reach_->arcs : component_bounds_.arcs.at(components_[source]);
+  }
   // cnr-2000's sampled BFSs reached 10, 17, 18,997 and 325,557 vertices; a BFS from source
   // 44408 (2,531 vertices, 14 levels of 140-290 vertices and 2,000-7,000 arcs) was priced by
   // the 18,997-vertex profile from its level 1, whose next levels discover thousands of

@@ -181,7 +181,7 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
   synchronize();
   result.total_ms = microseconds_since(wall_start) / 1000.0;
   const bool all_reached = end > begin;
-  if (all_reached) edges_out_of_reached = reach_->arcs;  // the arcs out of its reach set
+  if (all_reached) edges_out_of_reached = arcs_out_of_reach(source, reach_limit);  // of its reach set or bound
   result.vertices_reached = end;
   result.edges_traversed = graph.directed() ? edges_out_of_reached : edges_out_of_reached / 2;
 
@@ -258,7 +258,7 @@ void Executor::execute_exhaustive(VertexId source, BfsResult& result) {
     st = state_index(io.produces_at, io.produces == FrontierRepresentation::Bitmap);
     l += static_cast<std::size_t>(s.carried);
   }
-  if (all_reached) note_all_reached(end - begin, result);
+  if (all_reached) note_all_reached(end - begin, reach_limit, result);
 
   buffers_.collect(end, placement.location == Location::Device ? placement.synced_end[0] : end, result.distances,
                    result.parents);

@@ -169,8 +169,10 @@ class Plan {
   /// and device arrays, the graph's upload, a directed graph's in-arcs built at their first
   /// use), "statistics" (GraphStats), "strategies prepared" (each strategy's prepare), then with
   /// a device "in-list lengths" (their histogram, for the bottom-up step's scans), "calibration"
-  /// (where no wisdom matched and a quick calibration ran), "warm-up" (a
-  /// first BFS), "sampled BFSs" (the level profile), "strategies" (each warmed once), "models"
+  /// (where no wisdom matched and a quick calibration ran), "components" (strongly connected
+  /// components and their reach bounds, on graphs of at most 2^24 arcs: every BFS ends once it
+  /// has visited its source's bound), "warm-up" (a first BFS), "sampled BFSs" (the level
+  /// profile), "strategies" (each warmed once), "models"
   /// (the wisdom's, and Measure's trials where they ran), "sampled profiles tried" (where
   /// PlanOptions::profile_trial_rounds applies), "rehearsals" (where they ran), "level
   /// 0 decided ahead" (for the frequent sources' out-degrees, where the models decide).

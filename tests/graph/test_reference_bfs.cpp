@@ -187,3 +187,87 @@ TEST_CASE("strongly connected components are the classes of mutual reachability"
   CHECK(std::count(cycle.begin(), cycle.end(), cycle[0]) == 200000);
   CHECK(abfs::strongly_connected_components(abfs::Graph()).empty());
 }
+
+TEST_CASE("a component's reach bounds are at least what its vertices reach, and exact without two paths") {
+  // Against reference BFSs: never under any member's reach (vertices, and arcs out of them);
+  // exactly it wherever the vertex bound is reached, so always on undirected graphs (the
+  // connected component) and on a one-way path; over it where two paths reach one component.
+  struct Reach {
+    abfs::VertexId vertices = 0;
+    abfs::EdgeOffset arcs = 0;
+  };
+  auto reaches = [](const abfs::Graph& g, abfs::VertexId v) {
+    const auto d = abfs::reference_bfs(g, v).distances;
+    Reach r;
+    for (abfs::VertexId u = 0; u < g.num_vertices(); ++u) {
+      if (d[u] < 0) continue;
+      ++r.vertices;
+      r.arcs += g.out_degree(u);
+    }
+    return r;
+  };
+  std::mt19937 rng(11);
+  int exact = 0, over = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const abfs::VertexId n = 1 + rng() % 40;
+    std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+    for (abfs::VertexId k = 0; k < n + n / 2; ++k) arcs.emplace_back(rng() % n, rng() % n);
+    CAPTURE(trial);
+    for (const bool directed : {true, false}) {
+      const abfs::Graph g = abfs::test::make_graph(n, arcs, directed, true);
+      const std::vector<abfs::VertexId> component = abfs::strongly_connected_components(g);
+      const abfs::ReachBounds bound = abfs::component_reach_bounds(g, component);
+      REQUIRE(bound.arcs.size() == bound.vertices.size());
+      for (abfs::VertexId v = 0; v < n; ++v) {
+        CAPTURE(v);
+        REQUIRE(component[v] < bound.vertices.size());
+        const Reach reach = reaches(g, v);
+        const abfs::VertexId vertices = bound.vertices[component[v]];
+        const abfs::EdgeOffset arcs_out = bound.arcs[component[v]];
+        CHECK(vertices >= reach.vertices);
+        CHECK(vertices <= n);
+        CHECK(arcs_out >= reach.arcs);
+        CHECK(arcs_out <= g.num_edges());
+        if (!directed) CHECK(vertices == reach.vertices);
+        if (vertices == reach.vertices) {
+          CHECK(arcs_out == reach.arcs);
+          ++exact;
+        } else {
+          ++over;
+        }
+      }
+    }
+  }
+  CHECK(exact > 0);
+  CHECK(over > 0);  // the random digraphs have components reached by two paths
+  // A one-way path: vertex v reaches the n - v vertices from it on, and n - v - 1 arcs.
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> path;
+  for (abfs::VertexId v = 0; v + 1 < 1000; ++v) path.emplace_back(v, v + 1);
+  const abfs::Graph one_way = abfs::test::make_graph(1000, path, true);
+  const std::vector<abfs::VertexId> on_path = abfs::strongly_connected_components(one_way);
+  const abfs::ReachBounds path_bound = abfs::component_reach_bounds(one_way, on_path);
+  for (abfs::VertexId v : {0u, 1u, 500u, 999u}) {
+    CHECK(path_bound.vertices[on_path[v]] == 1000 - v);
+    CHECK(path_bound.arcs[on_path[v]] == 999 - v);
+  }
+  // A diamond 0 -> {1, 2} -> 3 (1 in a 2-cycle with 4; 5 isolated): 0 reaches 5 vertices, its
+  // bound counts 3 twice: 1 + ({1, 4}: 2 + 1) + ({2}: 1 + 1) = 6.
+  const abfs::Graph diamond = abfs::test::make_graph(6, {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {1, 4}, {4, 1}}, true);
+  const std::vector<abfs::VertexId> c = abfs::strongly_connected_components(diamond);
+  const abfs::ReachBounds b = abfs::component_reach_bounds(diamond, c);
+  CHECK(reaches(diamond, 0).vertices == 5);
+  CHECK(b.vertices[c[0]] == 6);
+  CHECK(b.arcs[c[0]] == 6);  // its 6 arcs, all (2 + (3 + 0) + (1 + 0) = 6)
+  CHECK(b.vertices[c[1]] == 3);
+  CHECK(b.arcs[c[1]] == 3);
+  CHECK(b.vertices[c[2]] == 2);
+  CHECK(b.vertices[c[3]] == 1);
+  CHECK(b.vertices[c[5]] == 1);
+  CHECK(b.arcs[c[5]] == 0);
+  // Ids that are not Tarjan's: too few, out of range, or an arc to a later id.
+  CHECK_THROWS_AS(abfs::component_reach_bounds(diamond, {0, 0}), abfs::InvalidArgument);
+  CHECK_THROWS_AS(abfs::component_reach_bounds(diamond, {0, 1, 2, 3, 4, 9}), abfs::InvalidArgument);
+  CHECK_THROWS_AS(abfs::component_reach_bounds(one_way, std::vector<abfs::VertexId>(on_path.rbegin(), on_path.rend())),
+                  abfs::InvalidArgument);
+  CHECK(abfs::component_reach_bounds(abfs::Graph(), {}).vertices.empty());
+}

@@ -536,9 +536,9 @@ TEST_CASE("a plan reports its construction phase by phase, in order, within its 
       CHECK(ms >= 0.0);
       sum_ms += ms;
     }
-    std::vector<std::string> expected = {"buffers", "statistics",   "strategies prepared", "in-list lengths",
-                                         "warm-up", "sampled BFSs", "strategies",          "models",
-                                         "sampled profiles tried"};
+    std::vector<std::string> expected = {"buffers",      "statistics",   "strategies prepared", "in-list lengths",
+                                         "components",   "warm-up",      "sampled BFSs",        "strategies",
+                                         "models",       "sampled profiles tried"};
     if (rehearsals > 0) expected.emplace_back("rehearsals");
     expected.emplace_back("level 0 decided ahead");
     CHECK(names == expected);

@@ -151,6 +151,51 @@ TEST_CASE("a BFS that has visited all of a reach set it started in ends without 
   }
 }
 
+TEST_CASE("with its components found, a BFS ends at its source's reach bound from its first, however small") {
+  // The graph of the test above, and a diamond 310 -> {311, 312} -> 313 (310 reaches 4 vertices,
+  // its bound counts 313 twice: 5). With the components found (find_components, as a plan does)
+  // a BFS from 3 stops at its bound (298, exact) in its first BFS, before any reach set holds
+  // it; so does one from 301 (3 vertices, too few for a set); 310's runs to its end; 1's stops at
+  // the sampled reach set (301), which its note names. Each result is checked against the
+  // reference and the validator: edges_traversed, all arcs out of the reached vertices, comes
+  // from the bound's arcs where the BFS stopped at it.
+  constexpr abfs::VertexId kLeaves = 296;
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs{{0, 1},     {1, 2},     {2, 0},     {2, 3},    {3, 4},
+                                                              {301, 302}, {302, 303}, {310, 311}, {310, 312},
+                                                              {311, 313}, {312, 313}};
+  for (abfs::VertexId leaf = 5; leaf < 5 + kLeaves; ++leaf) arcs.emplace_back(4, leaf);
+  const abfs::Graph g = abfs::test::make_graph(314, arcs, true);
+  for (const bool host_runs : {true, false}) {
+    CAPTURE(host_runs);
+    abfs::detail::Executor executor(g, host_only(), false);
+    executor.set_level_profiles({executor.sample_levels(0)});
+    executor.set_host_runs(host_runs);
+    executor.find_components();
+    REQUIRE(executor.reach_sets().size() == 1);
+    CHECK(executor.reach_bound(3) == 298);
+    CHECK(executor.reach_bound(301) == 3);
+    CHECK(executor.reach_bound(310) == 5);
+    CHECK(executor.reach_bound(1) == 301);
+    for (const abfs::VertexId source : {3u, 301u, 310u, 1u}) {
+      CAPTURE(source);
+      const abfs::BfsTree reference = abfs::reference_bfs(g, source);
+      abfs::BfsResult r;
+      executor.execute(source, r);
+      abfs::test::check_bfs(g, source, r, reference);
+      const std::vector<abfs::VertexId> frontier = abfs::test::frontier_sizes(reference);
+      const bool stops = source != 310;
+      REQUIRE(r.levels.size() == frontier.size() - (stops ? 1 : 0));
+      const std::string& last = r.levels.back().reason;
+      CAPTURE(last);
+      const std::string unexpanded = "its last frontier (" + std::to_string(frontier.back()) + " vertices) not expanded";
+      CHECK((last.find(unexpanded) != std::string::npos) == stops);
+      const std::string by_bound = "reach bound, " + std::to_string(source == 3 ? 298 : 3) + " vertices";
+      CHECK((last.find(by_bound) != std::string::npos) == (source == 3 || source == 301));
+      CHECK((last.find("all 301 vertices of a reach set") != std::string::npos) == (source == 1));
+    }
+  }
+}
+
 TEST_CASE("host executor is correct on every real graph (skipped without ../shared/data)") {
   abfs::LoadOptions load;
   load.use_cache = false;
@@ -1565,6 +1610,43 @@ TEST_CASE("a level far slower than priced raises its strategy's price for the re
     }
     CHECK((raised || !known));  // the case exercises the rule (a level 0 over 60 us may have)
     if (online && expected > 0) CHECK(noted > 0);
+  }
+}
+
+TEST_CASE("with its components found, a BFS starts with the sampled profile its reach bound allows") {
+  // Directed paths 0 -> ... -> 1999 and 2000 -> ... -> 2009, profiles sampled from 0 (2,000
+  // vertices) and 2000 (10). Every vertex is a component of its own, so no BFS but the sampled
+  // sources' has its component's profile. By reach bound, one from 5 (1,995 vertices, within
+  // a tenth of 2,000) looks ahead with the long path's profile from level 0 and moves nowhere;
+  // one from 2003 (7) starts with the short one's; one from 1500 (500, no profile's) too, and
+  // outgrows it before level 11 (its 10 vertices and the assumed one). Without the components
+  // (not found), 5's outgrows the short one there too.
+  std::vector<std::pair<abfs::VertexId, abfs::VertexId>> arcs;
+  for (abfs::VertexId v = 0; v + 1 < 2000; ++v) arcs.emplace_back(v, v + 1);
+  for (abfs::VertexId v = 2000; v + 1 < 2010; ++v) arcs.emplace_back(v, v + 1);
+  const abfs::Graph g = abfs::test::make_graph(2010, arcs, true);
+  const std::string by_bound = "looks ahead with the sampled BFS of 2000 vertices: its source reaches at most 1995";
+  for (const bool found : {true, false}) {
+    CAPTURE(found);
+    abfs::PlanOptions options = host_only();
+    options.online_correction = false;  // nothing learned: each BFS as the first from its component
+    abfs::detail::Executor executor(g, options, false);
+    const std::vector<abfs::LevelShape> long_path = executor.sample_levels(0);
+    const std::vector<abfs::LevelShape> short_path = executor.sample_levels(2000);
+    executor.set_level_profiles({long_path, short_path}, {0, 2000});
+    executor.set_models(hundredfold_too_fast_models(g), "test");
+    executor.set_host_runs(false);
+    if (found) executor.find_components();
+    const std::vector<std::pair<abfs::VertexId, int>> moves{{5, found ? -1 : 11}, {2003, -1}, {1500, 11}};
+    for (const auto& [source, level] : moves) {
+      CAPTURE(source);
+      abfs::BfsResult r;
+      executor.execute(source, r);
+      abfs::test::check_bfs(g, source, r);
+      CHECK(notes(r, kMovedToLong) == (level < 0 ? std::vector<int>{} : std::vector<int>{level}));
+      CHECK(notes(r, by_bound) == (found && source == 5 ? std::vector<int>{0} : std::vector<int>{}));
+      CHECK(notes(r, "looks ahead with the sampled BFS of 10 vertices").empty());  // the smallest: no note
+    }
   }
 }
 
