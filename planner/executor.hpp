@@ -272,8 +272,9 @@ class Executor {
   /// (component_reach_bounds) now, where it has at most kMaxComponentArcs arcs (else nothing):
   /// from then on every BFS execute runs ends once it has visited its source's bound (the
   /// frontier it holds then is not expanded: it would discover nothing), and starts with the
-  /// profile of its component or its bound (start_profile). Plan construction calls it: 37 ms
-  /// on cnr-2000 (3.1 million arcs; development host, 2026-11-29).
+  /// profile of its component or its bound (start_profile). Plan construction calls it: 48 ms
+  /// on cnr-2000 (3.1 million arcs: the components 39, the bounds 10), 31 on
+  /// uk-2007-05@100000, 48 on wave (development host, 2026-11-29).
   void find_components() { know_components(); }
   /// The most vertices a BFS from source can reach (component_reach_bounds of its strongly
   /// connected component), or the largest VertexId where the components are not known.
@@ -1153,8 +1154,10 @@ class Executor {
   // its reach set (reach_) holds, or, in a BFS execute runs, its reach bound (reach_bound), the
   // smaller; returns that limit (else the largest VertexId). The bound stops a component's first
   // BFS, and those of components too small for a reach set (kMinLearnedReach), before their last
-  // frontier as a set stops the later ones: cnr-2000's source 44408 (2,531 vertices, bound exact)
-  // ran its 14th level (22 vertices, 670 arcs; ~5 us) in its first BFS and not after it.
+  // frontier as a set stops the later ones: cnr-2000's BFSs from 43584 and 114237 (14 and 73
+  // vertices, bounds exact) expanded their last frontiers (host levels priced 0.1-0.4 us, often
+  // 40% off) in every BFS, and its per-level p90 error fell from 43-44% to 34-38% without them
+  // (H200, 2026-11-29).
   VertexId start_buffers(VertexId source);
   // Notes on result's last level record that the BFS ended there, having visited all the
   // vertices its reach set or reach bound holds (limit), with a frontier of frontier_vertices

@@ -114,16 +114,16 @@ struct Plan::Impl {
     std::vector<std::vector<LevelShape>> profiles;
     std::vector<VertexId> sources, reaches;
     const std::vector<VertexId> picked = pick_sources(graph, kProfileSources, 2);
-    // The executor's first BFS runs on a device whose caches hold none of the graph yet: a
-    // warm-up from the first source, whose levels do not teach the online correction
-    // (Executor::learn_sampled_block_levels) as the sampled BFSs' then do.
     // Every BFS a caller runs ends at its source's reach bound and starts with the profile of
     // its component or bound (Executor::find_components). Before the warm-up, which warms what
     // this host work left cold: found after the strategies' warming, the first BFS after it
     // (a profile trial's) taught level 0's price on the device 16 us more than before on
-    // cnr-2000 (37 ms of host work; H200, 2026-11-29).
+    // cnr-2000 (~48 ms of host work; H200, 2026-11-29).
     executor->find_components();
     mark("components");
+    // The executor's first BFS runs on a device whose caches hold none of the graph yet: a
+    // warm-up from the first source, whose levels do not teach the online correction
+    // (Executor::learn_sampled_block_levels) as the sampled BFSs' then do.
     executor->warm_up(picked.front());
     mark("warm-up");
     // Where the plan will try its profiles (profile_trial_rounds), every picked source is
