@@ -632,7 +632,8 @@ bool Executor::know_components() {
 
 std::size_t Executor::start_profile(VertexId source) const {
   const std::size_t own = component_profile(source);
-  if (own < profiles_.size() || component_bounds_.vertices.empty()) return own < profiles_.size() ? own : 0;
+  if (own < profiles_.size()) return own;
+  if (component_bounds_.vertices.empty()) return 0;
   const VertexId bound = reach_bound(source);
   for (std::size_t k = profile_reaches_.size(); k-- > 0;) {
     if (k < profiles_.size() && similar_reach(profile_reaches_[k], bound)) return k;
